@@ -1,0 +1,111 @@
+"""The command line: options in, the engine API, formatted report out; no analysis here."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import click
+
+from replaylint import __version__
+from replaylint.codes import is_known_selector, parse_code
+
+
+def _split(values: tuple[str, ...]) -> list[str]:
+    return [item.strip() for value in values for item in value.split(",") if item.strip()]
+
+
+def _check_selectors(option: str, selectors: list[str]) -> None:
+    for selector in selectors:
+        if not is_known_selector(selector):
+            raise click.UsageError(f"{option}: unknown rule code or prefix {selector!r}")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="replaylint")
+def cli() -> None:
+    """Keep durable-workflow code replay safe."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output format.")
+@click.option("--select", multiple=True, help="Only these codes or prefixes (comma-separated).")
+@click.option("--ignore", multiple=True, help="Skip these codes or prefixes (comma-separated).")
+@click.option("--stdin-filename", default=None, help="The name of the module read from `-`.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--debug", is_flag=True, help="Log each analysis decision to stderr.")
+def check(
+    paths: tuple[str, ...],
+    output_format: str,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    stdin_filename: str | None,
+    exit_zero: bool,
+    debug: bool,
+) -> None:
+    """Check PATHS (default: the current directory); `-` reads a module from stdin."""
+    from replaylint.api import report_from
+    from replaylint.discovery import python_files
+    from replaylint.engine import Project, check_files
+    from replaylint.reporters import REPORTERS
+
+    if debug:
+        logging.basicConfig(level=logging.DEBUG, format="replaylint: %(message)s")
+    selected, ignored = _split(select), _split(ignore)
+    _check_selectors("--select", selected)
+    _check_selectors("--ignore", ignored)
+    paths = paths or (".",)
+    stdin = None
+    if "-" in paths:
+        stdin = (stdin_filename or "<stdin>", sys.stdin.buffer.read())
+    files, errors = python_files([p for p in paths if p != "-"])
+    outcome = check_files(files, Project(), stdin=stdin)
+    outcome.errors[:0] = errors
+    report = report_from(outcome, selected, ignored)
+    for error in report.errors:
+        click.echo(f"replaylint: error: {error}", err=True)
+    click.echo(REPORTERS[output_format](report), nl=False)
+    code = report.exit_code
+    sys.exit(0 if exit_zero and code == 1 else code)
+
+
+@cli.command()
+@click.argument("code")
+def rule(code: str) -> None:
+    """Print the page of one rule (a code such as ADK-W003, or its slug)."""
+    from replaylint.docs import page
+
+    parsed = parse_code(code)
+    if parsed is None:
+        raise click.UsageError(f"unknown rule {code!r}; `replaylint rules` lists them")
+    click.echo(page(parsed), nl=False)
+
+
+@cli.command(name="rules")
+def rules_command() -> None:
+    """List every rule code."""
+    from replaylint.docs import listing
+
+    click.echo(listing(), nl=False)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+def replay(paths: tuple[str, ...]) -> None:
+    """Replay recorded histories (JSON files, or folders of them) against the current code."""
+    from replaylint.replay import replay_paths
+
+    sys.exit(replay_paths(list(paths or ("tests/histories",)), sys.stdout))
+
+
+def main() -> None:
+    try:
+        cli(standalone_mode=True)
+    except KeyboardInterrupt:  # pragma: no cover
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,297 @@
+"""Per file: prefilter, one parse, one walk; per project: local imports, helper chains, findings."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import libcst as cst
+
+from replaylint import positions
+from replaylint.codes import RULES, Code
+from replaylint.findings import ChainLink, Finding, Span
+from replaylint.graph.callgraph import Step, UnsafeHelpers
+from replaylint.graph.imports import STDLIB, classify
+from replaylint.resolve.catalog import Catalog, default_catalog
+from replaylint.resolve.evaluator import Evaluator
+from replaylint.resolve.scopes import ModuleInfo
+from replaylint.resolve.workflows import MARKER, is_marked
+from replaylint.rules import rule_for
+
+log = logging.getLogger("replaylint")
+
+_PROJECT_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+@dataclass
+class ModuleResult:
+    path: str
+    coverage: str
+    identity: str
+
+
+@dataclass
+class Outcome:
+    """What checking a set of files produced, before filtering and formatting."""
+
+    findings: list[Finding] = field(default_factory=list)
+    modules: list[ModuleResult] = field(default_factory=list)
+    files: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class ParseFailure(Exception):
+    def __init__(self, reason: str, line: int, column: int = 0) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.line = line
+        self.column = column
+
+
+def display_path(path: Path) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        relative = str(path)
+    return relative.replace(os.sep, "/")
+
+
+def parse(source: bytes) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else "syntax error"
+        raise ParseFailure(f"syntax error: {message}", error.raw_line, error.raw_column) from None
+    except (UnicodeDecodeError, LookupError, SyntaxError) as error:
+        raise ParseFailure(f"cannot decode the file: {error}", 1) from None
+    except (ValueError, TypeError, RecursionError) as error:
+        raise ParseFailure(f"cannot parse the file: {error}", 1) from None
+
+
+class Project:
+    """The modules read during one run, local helper modules included, each read at most once."""
+
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        markers: frozenset[str] = frozenset({MARKER}),
+        activity_decorators: Iterable[str] = (),
+        safe: frozenset[str] = frozenset(),
+    ) -> None:
+        self.catalog = catalog or default_catalog()
+        self.markers = markers
+        self.extra_activities = set(activity_decorators)
+        self.safe = safe
+        self.modules: dict[Path, ModuleInfo | None] = {}
+        self._roots: dict[Path, list[Path]] = {}
+        self._found: dict[tuple[Path, str], Path | None] = {}
+
+    # ------------------------------------------------------------------ loading
+
+    def load(self, path: Path, source: bytes, display: str | None = None, name: str | None = None) -> ModuleInfo:
+        """Parse and walk one module (raises ParseFailure)."""
+        key = path.resolve() if path.exists() else path
+        cached = self.modules.get(key)
+        if cached is not None:
+            return cached
+        tree = parse(source)
+        info = ModuleInfo(
+            path=key,
+            display=display or display_path(path),
+            name=name or self._module_name(key),
+            source=source,
+            tree=tree,
+            marked=is_marked(tree, self.markers),
+        )
+        self.modules[key] = info  # registered before the walk, so import cycles end here
+        Evaluator(self, info, self.catalog).run()
+        log.debug("%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked)
+        return info
+
+    def _module_name(self, path: Path) -> str:
+        parts = [path.stem] if path.stem != "__init__" else []
+        directory = path.parent
+        while (directory / "__init__.py").exists() and directory.parent != directory:
+            parts.append(directory.name)
+            directory = directory.parent
+        return ".".join(reversed(parts)) or path.stem
+
+    # ------------------------------------------------------------------ local imports
+
+    def absolute_name(self, name: str, level: int, importer: ModuleInfo) -> str:
+        if level == 0:
+            return name
+        package = importer.name.split(".")
+        if importer.path.name != "__init__.py":
+            package = package[:-1]
+        package = package[: len(package) - (level - 1)] if level > 1 else package
+        return ".".join([*package, name] if name else package)
+
+    def _search_roots(self, directory: Path) -> list[Path]:
+        roots = self._roots.get(directory)
+        if roots is None:
+            roots = []
+            current = directory
+            for _ in range(8):
+                roots.append(current)
+                if (current / "src").is_dir():
+                    roots.append(current / "src")
+                if any((current / marker).exists() for marker in _PROJECT_ROOT_FILES):
+                    break
+                if current.parent == current:
+                    break
+                current = current.parent
+            self._roots[directory] = roots
+        return roots
+
+    def _find_file(self, base: Path, parts: list[str]) -> Path | None:
+        key = (base, ".".join(parts))
+        if key in self._found:
+            return self._found[key]
+        found = None
+        stem = base.joinpath(*parts) if parts else base
+        for candidate in (stem.with_name(stem.name + ".py") if parts else None, stem / "__init__.py"):
+            if candidate is not None and candidate.is_file():
+                found = candidate
+                break
+        self._found[key] = found
+        return found
+
+    def resolve_module(self, name: str, level: int, importer: ModuleInfo) -> ModuleInfo | None:
+        """The local module a dotted import names, read and walked; None when it is not local."""
+        parts = [p for p in name.split(".") if p]
+        if level == 0:
+            if not parts or parts[0] in STDLIB or parts[0] == "replaylint":
+                return None
+            bases = self._search_roots(importer.path.parent)
+        else:
+            base = importer.path.parent
+            for _ in range(level - 1):
+                base = base.parent
+            bases = [base]
+        for base in bases:
+            found = self._find_file(base, parts)
+            if found is None:
+                continue
+            if found.resolve() == importer.path:
+                return None
+            module_name = self.absolute_name(name, level, importer) if level else name
+            return self._load_local(found, module_name)
+        return None
+
+    def _load_local(self, path: Path, name: str) -> ModuleInfo | None:
+        key = path.resolve()
+        if key in self.modules:
+            return self.modules[key]
+        try:
+            source = path.read_bytes()
+            return self.load(path, source, name=name)
+        except (OSError, ParseFailure) as error:
+            log.debug("%s not read as a local module: %s", path, error)
+            self.modules[key] = None
+            return None
+
+    def activity_kind(self, decorators: Iterable[str]) -> str | None:
+        for path in decorators:
+            if path in self.catalog.recorded_activities:
+                return "recorded"
+            if path in self.catalog.inline_activities or path in self.extra_activities:
+                return "inline"
+        return None
+
+    # ------------------------------------------------------------------ findings
+
+    def findings_for(self, module: ModuleInfo, helpers: UnsafeHelpers) -> list[tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step]]]:
+        """Raw findings of one workflow module: (code, module, node, call, chain)."""
+        raw: list[tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step]]] = []
+        for function in [module.top, *module.functions]:
+            for hit in function.hits:
+                if hit.governed:
+                    raw.append((hit.code, module, hit.node, hit.call, []))
+            for call in function.calls:
+                if call.governed and call.reported:
+                    chain = helpers.chain(call.target)
+                    if chain is not None:
+                        log.debug("%s: %s unsafe: %s", module.display, call.call, " -> ".join(s.call for s in chain))
+                        raw.append((Code.W005, module, call.node, call.call, chain))
+        for hit in module.unfoldable:
+            if hit.governed:
+                raw.append((Code.W006, module, hit.node, hit.call, []))
+        return raw
+
+
+def check_files(
+    files: Iterable[Path],
+    project: Project,
+    stdin: tuple[str, bytes] | None = None,
+) -> Outcome:
+    """Check candidate files (and stdin when given); unreadable inputs are errors, never fatal."""
+    outcome = Outcome()
+    workflow_modules: list[ModuleInfo] = []
+    sources: list[tuple[Path, str, bytes | None]] = []
+    for path in files:
+        sources.append((path, display_path(path), None))
+    if stdin is not None:
+        name, data = stdin
+        sources.append((Path(name), name.replace(os.sep, "/"), data))
+    failures: list[Finding] = []
+    for path, display, data in sources:
+        outcome.files += 1
+        if data is None:
+            try:
+                data = path.read_bytes()
+            except OSError as error:
+                outcome.errors.append(f"{display}: cannot read: {error.strerror or error}")
+                continue
+        if not any(marker.encode() in data for marker in project.markers):
+            continue  # the prefilter: no marker bytes, no parse
+        try:
+            module = project.load(path, data, display=display)
+        except ParseFailure as failure:
+            failures.append(
+                Finding(
+                    Code.E001, display, Span(failure.line, failure.column, failure.line, failure.column),
+                    failure.reason, RULES[Code.E001].remedy,
+                )
+            )
+            continue
+        if module.marked and module not in workflow_modules:
+            workflow_modules.append(module)
+    functions = [f for m in project.modules.values() if m is not None for f in m.functions]
+    helpers = UnsafeHelpers(functions, project.safe)
+    raw = []
+    per_module: dict[int, int] = {}
+    for module in workflow_modules:
+        found = project.findings_for(module, helpers)
+        per_module[id(module)] = len(found)
+        raw.extend(found)
+    outcome.findings = _materialize(raw, project) + failures
+    for module in workflow_modules:
+        coverage = classify(module, per_module[id(module)] > 0)
+        outcome.modules.append(ModuleResult(module.display, coverage.coverage, coverage.identity))
+    return outcome
+
+
+def _materialize(raw: list, project: Project) -> list[Finding]:
+    """Positions for every node that needs one, one code generation pass per module."""
+    wanted: dict[int, tuple[ModuleInfo, set]] = {}
+    for code, module, node, call, chain in raw:
+        wanted.setdefault(id(module), (module, set()))[1].add(node)
+        for step in chain:
+            wanted.setdefault(id(step.module), (step.module, set()))[1].add(step.node)
+    spans: dict[int, dict] = {key: positions.spans(module.tree, nodes) for key, (module, nodes) in wanted.items()}
+    findings: dict[tuple, Finding] = {}
+    for code, module, node, call, chain in raw:
+        span = spans[id(module)][node]
+        links = tuple(
+            ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
+            for step in chain
+        )
+        rule = rule_for(code)
+        finding = Finding(code, module.display, span, call, rule.remedy(module), links)
+        findings.setdefault((module.display, span, code, call), finding)
+    return list(findings.values())

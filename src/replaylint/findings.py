@@ -1,0 +1,47 @@
+"""Frozen value types for what the guard reports: spans, chain links and findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from replaylint.codes import RULES, Code
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """Lines are 1-based, columns 0-based (LibCST's convention); reporters convert at the edges."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    """One hop of an ADK-W005 reason chain: the call made at path:line."""
+
+    path: str
+    line: int
+    call: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: Code
+    path: str
+    span: Span
+    call: str
+    remedy: str
+    chain: tuple[ChainLink, ...] = field(default=())
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    @property
+    def message(self) -> str:
+        return RULES[self.code].finding.format(call=self.call)
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.span.line, self.span.column, self.code.value, self.call)

@@ -1,0 +1,1 @@
+"""Cross-function and cross-module facts: unsafe helpers and import-edge coverage."""

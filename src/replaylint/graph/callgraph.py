@@ -1,0 +1,65 @@
+"""Which functions of the checked code reach an unsafe root, and by which chain (ADK-W005)."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from typing import Iterable
+
+import libcst as cst
+
+from replaylint.resolve.scopes import FunctionInfo, ModuleInfo
+
+
+@dataclass(frozen=True)
+class Step:
+    """One hop of a reason chain: `call` written at `node` in `module`."""
+
+    module: ModuleInfo
+    node: cst.CSTNode
+    call: str
+
+
+class UnsafeHelpers:
+    """Propagates unsafety backwards from functions with a direct root to everything calling them.
+
+    A breadth-first pass from the direct roots gives every function its shortest chain, and it
+    needs no recursion guard: recursion and mutual recursion are just edges already visited.
+    """
+
+    def __init__(self, functions: Iterable[FunctionInfo], safe: frozenset[str] = frozenset()) -> None:
+        self._chains: dict[int, list[Step]] = {}
+        self._safe = safe
+        functions = list(functions)
+        callers: dict[int, list[tuple[FunctionInfo, object]]] = {}
+        queue: deque[FunctionInfo] = deque()
+        for info in functions:
+            for call in info.calls:
+                callers.setdefault(id(call.target), []).append((info, call))
+            if self._blocked(info):
+                continue
+            for hit in info.hits:
+                self._chains[id(info)] = [Step(info.module, hit.node, hit.call)]
+                queue.append(info)
+                break
+        while queue:
+            callee = queue.popleft()
+            for caller, call in callers.get(id(callee), ()):
+                if id(caller) in self._chains or self._blocked(caller):
+                    continue
+                self._chains[id(caller)] = [
+                    Step(caller.module, call.node, call.call),  # type: ignore[attr-defined]
+                    *self._chains[id(callee)],
+                ]
+                queue.append(caller)
+
+    def _blocked(self, info: FunctionInfo) -> bool:
+        # A recorded activity is served from history on replay, so whatever it does is fine;
+        # names declared safe in the configuration stop propagation the same way.
+        if info.activity == "recorded":
+            return True
+        return bool(self._safe) and f"{info.module.name}.{info.qualname}" in self._safe
+
+    def chain(self, info: FunctionInfo) -> list[Step] | None:
+        """The reason chain when calling info reaches an unsafe root, else None."""
+        return self._chains.get(id(info))

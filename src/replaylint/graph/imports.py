@@ -1,0 +1,95 @@
+"""Import-edge identity coverage: how much of what a workflow module runs its identity covers."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+
+from replaylint.resolve.scopes import ImportEdge, ModuleInfo
+
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+RUNTIME = "replaylint.workflows"
+
+
+@dataclass(frozen=True)
+class Coverage:
+    coverage: str  # "unproven", "entry-only" or "self-contained-static"
+    identity: str  # "sha256:<hex>"
+    edges: tuple[tuple[str, str], ...]  # (module, kind), kinds: stdlib runtime local distribution dynamic unresolved
+
+
+@lru_cache(maxsize=1)
+def _distributions() -> dict[str, list[str]]:
+    # Reads installed metadata only; nothing is imported from the distributions themselves.
+    from importlib.metadata import packages_distributions
+
+    return packages_distributions()
+
+
+def _version(distribution: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(distribution)
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def edge_kind(edge: ImportEdge) -> str:
+    if edge.dynamic:
+        return "dynamic"
+    if edge.local is not None:
+        return "local"
+    name = edge.module
+    top = name.split(".")[0]
+    if name == RUNTIME or name.startswith(RUNTIME + "."):
+        return "runtime"
+    if not name or name.startswith("."):
+        return "unresolved"
+    if top in STDLIB:
+        return "stdlib"
+    if top in _distributions():
+        return "distribution"
+    return "unresolved"
+
+
+def reached_modules(entry: ModuleInfo) -> list[ModuleInfo]:
+    seen: dict[int, ModuleInfo] = {id(entry): entry}
+    order = [entry]
+    index = 0
+    while index < len(order):
+        for edge in order[index].imports:
+            if edge.local is not None and id(edge.local) not in seen:
+                seen[id(edge.local)] = edge.local
+                order.append(edge.local)
+        index += 1
+    return order
+
+
+def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
+    modules = reached_modules(entry)
+    edges: list[tuple[str, str]] = []
+    distributions: set[str] = set()
+    for module in modules:
+        for edge in module.imports:
+            kind = edge_kind(edge)
+            edges.append((edge.module or "<dynamic>", kind))
+            if kind == "distribution":
+                distributions.update(_distributions().get(edge.module.split(".")[0], []))
+    kinds = {kind for _, kind in edges}
+    unfoldable = any(module.unfoldable for module in modules)
+    if has_findings or "dynamic" in kinds or unfoldable:
+        coverage = "unproven"
+    elif kinds & {"distribution", "unresolved"}:
+        coverage = "entry-only"
+    else:
+        coverage = "self-contained-static"
+    digest = hashlib.sha256()
+    for module in sorted(modules, key=lambda m: m.display):
+        digest.update(module.display.encode() + b"\0")
+        digest.update(hashlib.sha256(module.source).digest())
+    for name in sorted(distributions):
+        digest.update(f"{name}=={_version(name)}\0".encode())
+    return Coverage(coverage, "sha256:" + digest.hexdigest(), tuple(sorted(set(edges))))

@@ -1,0 +1,94 @@
+"""Line and column of the few nodes that carry a finding, computed only when there is one.
+
+LibCST's PositionProvider records a range for every node of the module; we need a handful.
+One code generation pass over the module with a state that marks only the wanted nodes costs
+about a fifth of the parse (bench/), and modules without findings never pay it.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterable, Iterator
+
+import libcst as cst
+from libcst._nodes.internal import CodegenState
+
+from replaylint.findings import Span
+
+
+class _MarkingState(CodegenState):
+    """Code generation that remembers the token index where wanted nodes start and end."""
+
+    __slots__ = ("wanted", "marks")
+
+    @contextmanager
+    def record_syntactic_position(
+        self,
+        node: cst.CSTNode,
+        *,
+        start_node: cst.CSTNode | None = None,
+        end_node: cst.CSTNode | None = None,
+    ) -> Iterator[None]:
+        if node in self.wanted:
+            start = len(self.tokens)
+            yield
+            self.marks[node] = (start, len(self.tokens))
+        else:
+            yield
+
+    def before_codegen(self, node: cst.CSTNode) -> None:
+        # Nodes that never record a syntactic position (Name, Attribute, ...) are marked here.
+        if node in self.wanted and node not in self.marks:
+            self.marks[node] = (len(self.tokens), -1)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        mark = self.marks.get(node)
+        if mark is not None and mark[1] == -1:
+            self.marks[node] = (mark[0], len(self.tokens))
+
+
+def spans(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, Span]:
+    wanted = set(nodes)
+    if not wanted:
+        return {}
+    state = _MarkingState(default_indent=module.default_indent, default_newline=module.default_newline)
+    state.wanted = wanted
+    state.marks = {}
+    module._codegen(state)
+    tokens = state.tokens
+    # Token index -> (line, column), walking the tokens once up to the last mark.
+    wanted_indices = sorted({i for pair in state.marks.values() for i in pair})
+    positions: dict[int, tuple[int, int]] = {}
+    line, column, index = 1, 0, 0
+    for target in wanted_indices:
+        while index < target:
+            token = tokens[index]
+            newlines = token.count("\n")
+            if newlines:
+                line += newlines
+                column = len(token) - token.rfind("\n") - 1
+            else:
+                column += len(token)
+            index += 1
+        positions[target] = (line, column)
+    result: dict[cst.CSTNode, Span] = {}
+    for node, (start, end) in state.marks.items():
+        start_line, start_column = positions[start]
+        start_line, start_column = _skip_leading(tokens, start, start_line, start_column)
+        end_line, end_column = positions[end]
+        result[node] = Span(start_line, start_column, end_line, end_column)
+    return result
+
+
+def _skip_leading(tokens: list[str], index: int, line: int, column: int) -> tuple[int, int]:
+    """Nodes marked before their own code generation may start with whitespace tokens."""
+    while index < len(tokens) and tokens[index].strip() == "":
+        token = tokens[index]
+        newlines = token.count("\n")
+        if newlines:
+            line += newlines
+            column = len(token) - token.rfind("\n") - 1
+        else:
+            column += len(token)
+        index += 1
+    return line, column

@@ -1,0 +1,49 @@
+"""`--format json`: one object, schema replaylint/findings@1."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from replaylint import __version__
+
+if TYPE_CHECKING:
+    from replaylint.api import ReplayReport
+
+SCHEMA = "replaylint/findings@1"
+
+
+def as_dict(report: "ReplayReport") -> dict:
+    return {
+        "schema": SCHEMA,
+        "tool": {"name": "replaylint", "version": __version__},
+        "summary": {
+            "files": report.files,
+            "workflow_modules": report.workflow_modules,
+            "findings": len(report.findings),
+            "exit_code": report.exit_code,
+        },
+        "findings": [
+            {
+                "path": f.path,
+                "line": f.span.line,
+                "column": f.span.column,
+                "end_line": f.span.end_line,
+                "end_column": f.span.end_column,
+                "code": f.code.value,
+                "message": f.message,
+                "call": f.call,
+                "remedy": f.remedy,
+                "chain": [{"path": c.path, "line": c.line, "call": c.call} for c in f.chain],
+            }
+            for f in report.findings
+        ],
+        "modules": [
+            {"path": m.path, "coverage": m.coverage, "identity": m.identity} for m in report.modules
+        ],
+        "errors": list(report.errors),
+    }
+
+
+def render(report: "ReplayReport") -> str:
+    return json.dumps(as_dict(report), indent=2) + "\n"

@@ -1,0 +1,1 @@
+"""Name resolution: what a name, attribute or call refers to, with every fold applied."""

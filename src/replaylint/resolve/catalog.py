@@ -1,0 +1,229 @@
+"""Loads rules/catalog.toml: qualified name -> code and reason, with argument-sensitive entries."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Iterable
+
+from replaylint.codes import Code
+from replaylint.docs import rules_dir
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Why one qualified name is unsafe."""
+
+    code: Code
+    reason: str
+    unless_args: int = 0  # deterministic when called with at least this many arguments
+
+
+@dataclass(frozen=True)
+class ClientGroup:
+    entry: Entry
+    methods: frozenset[str]
+    any_method: bool
+    returns: dict[str, str] = field(default_factory=dict)
+    returns_self: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Factory:
+    argument: str | None
+    kinds: dict[str, str]
+    default: str
+
+
+# Names under a restricted module that are exceptions or constants, not operations.
+_NOT_OPERATIONS = ("Error", "Exception", "Warning")
+
+
+class Catalog:
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.calls: dict[str, Entry] = {}
+        self.modules: dict[str, Entry] = {}
+        self.module_exceptions: set[str] = set()
+        self.clients: dict[str, ClientGroup] = {}
+        self.factories: dict[str, Factory] = {}
+        self._short_class: dict[tuple[str, str], str] = {}
+        self.recorders: set[str] = set()
+        self.recorded_activities: set[str] = set()
+        self.inline_activities: set[str] = set()
+        self.safe: set[str] = set()
+        for table in data.get("call", []):
+            entry = Entry(Code(table["code"]), table["reason"], int(table.get("unless-args", 0)))
+            for name in table["names"]:
+                self.calls[name] = entry
+        for table in data.get("module", []):
+            entry = Entry(Code(table["code"]), table["reason"])
+            for name in table["names"]:
+                self.modules[name] = entry
+            self.module_exceptions.update(table.get("except", []))
+        for table in data.get("client", []):
+            methods = frozenset(table.get("methods", []))
+            group = ClientGroup(
+                entry=Entry(Code(table["code"]), table["reason"]),
+                methods=methods - {"*"},
+                any_method="*" in methods,
+                returns=dict(table.get("returns", {})),
+                returns_self=frozenset(table.get("returns-self", [])),
+            )
+            for cls in table["classes"]:
+                self.clients[cls] = group
+                module, _, last = cls.rpartition(".")
+                self._short_class.setdefault((module, last), cls)
+        for table in data.get("factory", []):
+            self.factories[table["name"]] = Factory(
+                table.get("argument"), dict(table.get("kinds", {})), table["default"]
+            )
+        self.recorders.update(data.get("recorders", {}).get("names", []))
+        activities = data.get("activities", {})
+        self.recorded_activities.update(activities.get("recorded", []))
+        self.inline_activities.update(activities.get("inline", []))
+        self._parents = self._all_parents()
+
+    def _all_parents(self) -> set[str]:
+        parents: set[str] = set()
+        for name in [*self.calls, *self.modules, *self.clients, *self.factories]:
+            parts = name.split(".")
+            for i in range(1, len(parts) + 1):
+                parents.add(".".join(parts[:i]))
+        return parents
+
+    # ------------------------------------------------------------------ extension (config)
+
+    def extend(self, unsafe: dict[Code, Iterable[str]], safe: Iterable[str]) -> "Catalog":
+        """A copy with a project's own unsafe names added and its declared-safe names removed."""
+        clone = Catalog.__new__(Catalog)
+        clone.__dict__.update({k: (v.copy() if hasattr(v, "copy") else v) for k, v in self.__dict__.items()})
+        for code, names in unsafe.items():
+            for name in names:
+                clone.calls[name] = Entry(code, "declared unsafe in the project configuration")
+        clone.safe = set(safe)
+        for name in clone.safe:
+            clone.calls.pop(name, None)
+        clone._parents = clone._all_parents()
+        return clone
+
+    # ------------------------------------------------------------------ lookups
+
+    def client_class(self, path: str) -> str | None:
+        """The catalog's name for a client class, also when imported from a submodule."""
+        if path in self.clients:
+            return path
+        # A class re-exported from a submodule (langchain_openai.chat_models.base.ChatOpenAI)
+        # is the catalog's class when it sits under that class's own package.
+        parts = path.split(".")
+        for end in range(len(parts) - 2, 0, -1):
+            found = self._short_class.get((".".join(parts[:end]), parts[-1]))
+            if found is not None:
+                return found
+        return None
+
+    def is_safe(self, path: str) -> bool:
+        return path in self.safe
+
+    def has_members(self, path: str) -> bool:
+        """True when some catalog entry lies under path (so computed access on it may reach one)."""
+        if path in self._parents:
+            return True
+        if "()" in path:
+            return self.client_class(path[: path.rfind("()")]) is not None
+        return False
+
+    def _module_entry(self, path: str) -> Entry | None:
+        if path in self.module_exceptions:
+            return None
+        last = path.rsplit(".", 1)[-1]
+        if last.endswith(_NOT_OPERATIONS) or last.isupper() or last.startswith("_"):
+            return None
+        dot = path.rfind(".")
+        while dot > 0:
+            entry = self.modules.get(path[:dot])
+            if entry is not None:
+                return entry
+            dot = path.rfind(".", 0, dot)
+        return None
+
+    def classify_call(self, path: str, args: "CallArgs") -> tuple[Entry | None, str | None]:
+        """(entry when the call is unsafe, the path of what the call returns when known)."""
+        if path in self.safe:
+            return None, None
+        entry = self.calls.get(path)
+        if entry is not None:
+            if entry.unless_args and args.count >= entry.unless_args:
+                return None, None
+            return entry, None
+        factory = self.factories.get(path)
+        if factory is not None:
+            kind = args.string_arg(factory.argument)
+            return None, factory.kinds.get(kind or "", factory.default) + "()"
+        paren = path.rfind("()")
+        if paren >= 0:
+            cls = self.client_class(path[:paren])
+            if cls is None:
+                return None, path + "()"
+            group = self.clients[cls]
+            member = path[paren + 3 :] or "__call__"
+            if member in group.methods or (group.any_method and member != "__call__"):
+                return group.entry, None
+            if member in group.returns:
+                return None, group.returns[member] + "()"
+            if member in group.returns_self:
+                return None, cls + "()"
+            return None, None
+        cls = self.client_class(path)
+        if cls is not None:
+            return None, cls + "()"
+        entry = self._module_entry(path)
+        if entry is not None:
+            return entry, None
+        return None, path + "()"
+
+    def reference_entry(self, path: str) -> Entry | None:
+        """The entry for an unsafe callable used as a value (passed on, to be called later)."""
+        if path in self.safe:
+            return None
+        entry = self.calls.get(path)
+        if entry is not None:
+            return None if entry.unless_args else entry
+        paren = path.rfind("()")
+        if paren >= 0:
+            cls = self.client_class(path[:paren])
+            member = path[paren + 3 :]
+            if cls is not None and member:
+                group = self.clients[cls]
+                if member in group.methods or group.any_method:
+                    return group.entry
+            return None
+        if path in self.factories or self.client_class(path) is not None:
+            return None
+        return self._module_entry(path)
+
+
+class CallArgs:
+    """The facts about a call's arguments that catalog entries depend on."""
+
+    __slots__ = ("count", "strings")
+
+    def __init__(self, count: int, strings: dict[str, str]) -> None:
+        self.count = count  # positional and keyword arguments, a literal None not counted
+        self.strings = strings  # "0" for the first positional, else the keyword -> folded string
+
+    def string_arg(self, keyword: str | None) -> str | None:
+        if "0" in self.strings:
+            return self.strings["0"]
+        return self.strings.get(keyword) if keyword else None
+
+
+@lru_cache(maxsize=1)
+def default_catalog() -> Catalog:
+    with open(rules_dir() / "catalog.toml", "rb") as handle:
+        return Catalog(tomllib.load(handle))

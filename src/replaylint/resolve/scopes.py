@@ -1,0 +1,149 @@
+"""Per-module facts the evaluator records: scopes, functions, classes, hits and helper calls."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from replaylint.codes import Code
+from replaylint.resolve.values import UNKNOWN, Value
+
+if TYPE_CHECKING:
+    from replaylint.resolve.catalog import Entry
+
+
+@dataclass(eq=False)
+class Hit:
+    """One unsafe root reached directly at node (a call, or an unsafe callable passed on)."""
+
+    code: Code
+    node: cst.CSTNode
+    call: str
+    reason: str
+    governed: bool  # on the workflow path of a workflow module, so it is reported
+
+
+@dataclass(eq=False)
+class HelperCall:
+    """A call (or a reference passed on) to a function of the checked code."""
+
+    target: "FunctionInfo"
+    node: cst.CSTNode
+    call: str
+    governed: bool
+    reported: bool = True  # False for implicit edges such as an inline lambda
+
+
+@dataclass(eq=False)
+class ImportEdge:
+    module: str  # absolute dotted name as far as it is known
+    node: cst.CSTNode
+    local: "ModuleInfo | None" = None
+    dynamic: bool = False
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    name: str
+    qualname: str
+    module: "ModuleInfo"
+    node: cst.CSTNode
+    cls: "ClassInfo | None" = None
+    activity: str | None = None  # "recorded" or "inline" (see catalog [activities])
+    exempt: bool = False  # body not on the workflow path (an activity, a __main__ block)
+    hits: list[Hit] = field(default_factory=list)
+    calls: list[HelperCall] = field(default_factory=list)
+    returns: Value = UNKNOWN
+    decorators: tuple[str, ...] = ()
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    name: str
+    qualname: str
+    module: "ModuleInfo"
+    node: cst.CSTNode
+    attrs: dict[str, Value] = field(default_factory=dict)  # the class body's namespace
+    instance_attrs: dict[str, Value] = field(default_factory=dict)  # self.x = ... in methods
+    local_bases: list["ClassInfo"] = field(default_factory=list)
+    external_bases: list[str] = field(default_factory=list)
+    decorators: tuple[str, ...] = ()
+
+    def lookup(self, name: str, instance: bool) -> Value | None:
+        seen: set[int] = set()
+        stack: list[ClassInfo] = [self]
+        while stack:
+            info = stack.pop(0)
+            if id(info) in seen:
+                continue
+            seen.add(id(info))
+            if instance and name in info.instance_attrs:
+                return info.instance_attrs[name]
+            if name in info.attrs:
+                return info.attrs[name]
+            stack.extend(info.local_bases)
+        return None
+
+    def client_base(self, catalog: object) -> str | None:
+        """A provider client class this class derives from, if any (a user's ChatOpenAI subclass)."""
+        for base in self.external_bases:
+            found = catalog.client_class(base)  # type: ignore[attr-defined]
+            if found is not None:
+                return found
+        for local in self.local_bases:
+            found = local.client_base(catalog)
+            if found is not None:
+                return found
+        return None
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    """What the guard knows of one module after its single walk."""
+
+    path: Path
+    display: str  # the path as reports show it
+    name: str  # dotted module name when known, else the file stem
+    source: bytes
+    tree: cst.Module
+    marked: bool
+    top: FunctionInfo = field(init=False)  # module-level code, as a pseudo-function
+    functions: list[FunctionInfo] = field(default_factory=list)
+    classes: list[ClassInfo] = field(default_factory=list)
+    exports: dict[str, Value] = field(default_factory=dict)
+    imports: list[ImportEdge] = field(default_factory=list)
+    unfoldable: list[Hit] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.top = FunctionInfo("<module>", "<module>", self, self.tree)
+
+
+class Scope:
+    """A namespace in the walk; class scopes are skipped when functions look names up."""
+
+    __slots__ = ("names", "parent", "is_class", "globals_")
+
+    def __init__(self, parent: "Scope | None", is_class: bool = False) -> None:
+        self.names: dict[str, Value] = {}
+        self.parent = parent
+        self.is_class = is_class
+        self.globals_: set[str] = set()
+
+    def lookup(self, name: str) -> Value | None:
+        scope: Scope | None = self
+        first = True
+        while scope is not None:
+            if (first or not scope.is_class) and name in scope.names:
+                return scope.names[name]
+            first = False
+            scope = scope.parent
+        return None
+
+    def module_scope(self) -> "Scope":
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
