@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import logging
 import os
 import sys
@@ -64,6 +65,17 @@ def parse(source: bytes) -> cst.Module:
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
+        # CPython's parser names the cause and the line more precisely than LibCST's message;
+        # it only parses, nothing is executed.
+        try:
+            ast.parse(source)
+        except SyntaxError as precise:
+            line = precise.lineno or error.raw_line
+            raise ParseFailure(
+                f"syntax error: {precise.msg} (line {line})", line, max((precise.offset or 1) - 1, 0)
+            ) from None
+        except (ValueError, UnicodeDecodeError):
+            pass
         message = str(error).strip().splitlines()[0] if str(error).strip() else "syntax error"
         raise ParseFailure(f"syntax error: {message}", error.raw_line, error.raw_column) from None
     except (UnicodeDecodeError, LookupError, SyntaxError) as error:

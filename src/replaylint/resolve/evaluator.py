@@ -51,6 +51,11 @@ _BUILTINS = frozenset(
 )
 _IMPORTERS = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})
 _DYNAMIC_CODE = frozenset({"builtins.eval", "builtins.exec", "builtins.compile"})
+# Builtins that inspect an object without calling it: handing a root to them is not a use.
+_NON_CALLING = frozenset(
+    {"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "id", "type", "isinstance",
+     "issubclass", "callable", "repr", "str", "print", "len", "hash", "format", "bool"}
+)
 _NAMESPACE_GETTERS = frozenset({"get", "__getitem__", "pop", "setdefault"})
 _INIT_FIRST = ("__init__", "__post_init__", "__new__", "setup", "__aenter__", "__enter__")
 
@@ -148,6 +153,7 @@ class Evaluator:
             cst.GeneratorExp: self._comprehension,
             cst.DictComp: self._comprehension,
             cst.NamedExpr: self._named_expr,
+            cst.UnaryOperation: self._unary,
         }
 
     # ------------------------------------------------------------------ driver
@@ -648,6 +654,12 @@ class Evaluator:
                     return side
         return folds.binary(node.operator, left, right)
 
+    def _unary(self, node: cst.UnaryOperation) -> Value:
+        value = self.eval(node.expression)
+        if isinstance(node.operator, cst.Minus) and isinstance(value, Const) and isinstance(value.value, int):
+            return Const(-value.value)
+        return UNKNOWN
+
     def _boolean(self, node: cst.BooleanOperation) -> Value:
         left = self.eval(node.left)
         right = self.eval(node.right)
@@ -761,7 +773,9 @@ class Evaluator:
             callee = self.attr(owner, method)
         else:
             callee = self.eval(func)
-        recorder = isinstance(callee, Ext) and callee.path in self.catalog.recorders
+        recorder = (isinstance(callee, Ext) and callee.path in self.catalog.recorders) or (
+            isinstance(func, cst.Name) and func.value in _NON_CALLING and self.scope.lookup(func.value) is None
+        )
         values: list[Value] = []
         count = 0
         strings: dict[str, str] = {}

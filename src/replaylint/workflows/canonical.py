@@ -53,7 +53,7 @@ def _convert(value: Any, where: str, path: str, active: set[int]) -> Any:
             active.discard(id(value))
     raise UnrecordableError(
         f"{where}: {path or 'value'} is not JSON-serialisable "
-        f"({type(value).__name__}: {_short(repr(value))}); only {_ALLOWED} can be recorded"
+        f"({type(value).__name__}: {shorten(repr(value))}); only {_ALLOWED} can be recorded"
     )
 
 
@@ -83,5 +83,6 @@ def exception_type_name(exc: BaseException) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def _short(text: str, limit: int = 60) -> str:
+def shorten(text: str, limit: int = 60) -> str:
+    """`text` cut to `limit` characters, marked with an ellipsis when cut."""
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,5 @@
+__adk_workflow__ = True
+
+
+def run(:  # expect: ADK-E001
+    pass
