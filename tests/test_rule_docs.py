@@ -1,0 +1,33 @@
+"""Every example on every rule page behaves as the page says."""
+
+from __future__ import annotations
+
+import pytest
+
+from replaylint.codes import Code
+from replaylint.docs import page
+from replaylint.testing import page_examples, run_example
+
+CASES = [
+    (code, index, example)
+    for code in Code
+    for index, example in enumerate(page_examples(page(code)))
+]
+
+
+@pytest.mark.parametrize(
+    "code,index,example", CASES, ids=[f"{c.value}-{e.section}-{i}" for c, i, e in CASES]
+)
+def test_page_example(code: Code, index: int, example) -> None:
+    missing, unexpected = run_example(example)
+    if example.section == "Use instead":
+        assert not unexpected, unexpected
+    assert not missing and not unexpected, (missing, unexpected)
+
+
+@pytest.mark.parametrize("code", list(Code), ids=lambda c: c.value)
+def test_page_has_examples_on_both_sides(code: Code) -> None:
+    sections = {e.section for e in page_examples(page(code))}
+    assert {"Example", "Use instead"} <= sections
+    examples = [e for e in page_examples(page(code)) if e.section == "Example"]
+    assert any("# expect:" in text for e in examples for text in e.files.values())
