@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from replaylint import __version__
 from replaylint.codes import Code, matches_prefix
 from replaylint.discovery import python_files
-from replaylint.engine import ModuleResult, Outcome, Project, check_files
 from replaylint.findings import Finding
+from replaylint.outcome import ModuleResult, Outcome, display_path
+from replaylint.prefilter import scan
+
+if TYPE_CHECKING:
+    from replaylint.engine import Project
+
+MARKER_NEEDLES = (b"__adk_workflow__",)
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,36 @@ class ReplayReport:
         return render(self)
 
 
+def run(
+    paths: Sequence[str],
+    stdin: tuple[str, bytes] | None = None,
+    project: "Project | None" = None,
+    needles: tuple[bytes, ...] = MARKER_NEEDLES,
+) -> Outcome:
+    """Discovery, the byte prefilter, then the engine for the candidates only.
+
+    The engine (and LibCST with it) is imported only when some file passes the prefilter, so a
+    tree with no workflow module costs a walk and a read per file.
+    """
+    files, errors = python_files(paths) if paths else ([], [])
+    count, found, unreadable = scan(files, needles)
+    candidates = [(path, display_path(path), data) for path, data in found]
+    if stdin is not None:
+        count += 1
+        name, data = stdin
+        if any(needle in data for needle in needles):
+            candidates.append((name, name.replace(os.sep, "/"), data))
+    if candidates:
+        from replaylint.engine import Project, check_candidates
+
+        outcome = check_candidates(candidates, project or Project())
+    else:
+        outcome = Outcome()
+    outcome.files = count
+    outcome.errors = errors + [f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable]
+    return outcome
+
+
 def _selected(code: Code, select: Sequence[str] | None, ignore: Sequence[str] | None) -> bool:
     if select and not any(matches_prefix(code, s) for s in select):
         return False
@@ -68,14 +102,12 @@ def guard(
     *,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
-    project: Project | None = None,
+    project: "Project | None" = None,
 ) -> ReplayReport:
     """Check files and directories; the CI step returns report.exit_code and prints report.summary()."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    files, errors = python_files([os.fspath(p) for p in paths])
-    outcome = check_files(files, project or Project())
-    outcome.errors[:0] = errors
+    outcome = run([os.fspath(p) for p in paths], project=project)
     return report_from(outcome, select, ignore)
 
 
@@ -85,12 +117,9 @@ def guard_source(
     *,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
-    project: Project | None = None,
+    project: "Project | None" = None,
 ) -> ReplayReport:
     """Check one module given as text, named `source` (a path: local imports resolve beside it)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    outcome = check_files([], project or Project(), stdin=(source, data))
+    outcome = run([], stdin=(source, data), project=project)
     return report_from(outcome, select, ignore)
-
-
-__all__ = ["ReplayReport", "guard", "guard_source", "__version__", "Path"]

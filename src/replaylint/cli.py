@@ -46,9 +46,7 @@ def check(
     debug: bool,
 ) -> None:
     """Check PATHS (default: the current directory); `-` reads a module from stdin."""
-    from replaylint.api import report_from
-    from replaylint.discovery import python_files
-    from replaylint.engine import Project, check_files
+    from replaylint.api import report_from, run
     from replaylint.reporters import REPORTERS
 
     if debug:
@@ -60,9 +58,7 @@ def check(
     stdin = None
     if "-" in paths:
         stdin = (stdin_filename or "<stdin>", sys.stdin.buffer.read())
-    files, errors = python_files([p for p in paths if p != "-"])
-    outcome = check_files(files, Project(), stdin=stdin)
-    outcome.errors[:0] = errors
+    outcome = run([p for p in paths if p != "-"], stdin=stdin)
     report = report_from(outcome, selected, ignored)
     for error in report.errors:
         click.echo(f"replaylint: error: {error}", err=True)

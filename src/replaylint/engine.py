@@ -6,7 +6,6 @@ import ast
 import logging
 import os
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
@@ -17,6 +16,7 @@ from replaylint.codes import RULES, Code
 from replaylint.findings import ChainLink, Finding, Span
 from replaylint.graph.callgraph import Step, UnsafeHelpers
 from replaylint.graph.imports import STDLIB, classify
+from replaylint.outcome import ModuleResult, Outcome, display_path
 from replaylint.resolve.catalog import Catalog, default_catalog
 from replaylint.resolve.evaluator import Evaluator
 from replaylint.resolve.scopes import ModuleInfo
@@ -28,37 +28,12 @@ log = logging.getLogger("replaylint")
 _PROJECT_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
-@dataclass
-class ModuleResult:
-    path: str
-    coverage: str
-    identity: str
-
-
-@dataclass
-class Outcome:
-    """What checking a set of files produced, before filtering and formatting."""
-
-    findings: list[Finding] = field(default_factory=list)
-    modules: list[ModuleResult] = field(default_factory=list)
-    files: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
 class ParseFailure(Exception):
     def __init__(self, reason: str, line: int, column: int = 0) -> None:
         super().__init__(reason)
         self.reason = reason
         self.line = line
         self.column = column
-
-
-def display_path(path: Path) -> str:
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive on Windows
-        relative = str(path)
-    return relative.replace(os.sep, "/")
 
 
 def parse(source: bytes) -> cst.Module:
@@ -236,40 +211,17 @@ class Project:
         return raw
 
 
-def check_files(
-    files: Iterable[Path],
-    project: Project,
-    stdin: tuple[str, bytes] | None = None,
-) -> Outcome:
-    """Check candidate files (and stdin when given); unreadable inputs are errors, never fatal."""
+def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Project) -> Outcome:
+    """Parse and check files that passed the prefilter: (path, display name, bytes) each."""
     outcome = Outcome()
     workflow_modules: list[ModuleInfo] = []
-    sources: list[tuple[Path, str, bytes | None]] = []
-    for path in files:
-        sources.append((path, display_path(path), None))
-    if stdin is not None:
-        name, data = stdin
-        sources.append((Path(name), name.replace(os.sep, "/"), data))
     failures: list[Finding] = []
-    for path, display, data in sources:
-        outcome.files += 1
-        if data is None:
-            try:
-                data = path.read_bytes()
-            except OSError as error:
-                outcome.errors.append(f"{display}: cannot read: {error.strerror or error}")
-                continue
-        if not any(marker.encode() in data for marker in project.markers):
-            continue  # the prefilter: no marker bytes, no parse
+    for path, display, data in candidates:
         try:
-            module = project.load(path, data, display=display)
+            module = project.load(Path(path), data, display=display)
         except ParseFailure as failure:
-            failures.append(
-                Finding(
-                    Code.E001, display, Span(failure.line, failure.column, failure.line, failure.column),
-                    failure.reason, RULES[Code.E001].remedy,
-                )
-            )
+            span = Span(failure.line, failure.column, failure.line, failure.column)
+            failures.append(Finding(Code.E001, display, span, failure.reason, RULES[Code.E001].remedy))
             continue
         if module.marked and module not in workflow_modules:
             workflow_modules.append(module)

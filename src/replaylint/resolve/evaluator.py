@@ -280,12 +280,10 @@ class Evaluator:
             self.eval(target)
 
     def _if(self, node: cst.If) -> None:
-        if type_checking_name(node.test) is not None:
-            # Imports for annotations only: never executed, never governed.
-            if node.orelse is not None:
-                self.stmt(node.orelse)
-            return
-        if is_main_guard(node.test):
+        if type_checking_name(node.test) is not None or is_main_guard(node.test):
+            # Never run on the workflow path: `if TYPE_CHECKING:` only binds names for
+            # annotations (walked so `client: "OpenAI"` still resolves), `__main__` only runs
+            # when the file is a script.
             saved = self.governed, self.exempt
             self.governed, self.exempt = False, True
             self._suite(node.body)
