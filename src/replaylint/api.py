@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from replaylint.engine import Project
 
 MARKER_NEEDLES = (b"__adk_workflow__",)
+# The frameworks' import names: a file that never mentions one cannot hold their workflow code.
+FRAMEWORK_NEEDLES = (b"temporalio", b"dbos", b"restate", b"durable_functions", b"durabletask",
+                     b"aws_durable_execution_sdk_python")
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ def run(
     paths: Sequence[str],
     stdin: tuple[str, bytes] | None = None,
     project: "Project | None" = None,
-    needles: tuple[bytes, ...] = MARKER_NEEDLES,
+    needles: tuple[bytes, ...] = MARKER_NEEDLES + FRAMEWORK_NEEDLES,
 ) -> Outcome:
     """Discovery, the byte prefilter, then the engine for the candidates only.
 

@@ -19,6 +19,7 @@ from replaylint.graph.imports import STDLIB, classify
 from replaylint.outcome import ModuleResult, Outcome, display_path
 from replaylint.resolve.catalog import Catalog, default_catalog
 from replaylint.resolve.evaluator import Evaluator
+from replaylint.resolve.frameworks import Frameworks
 from replaylint.resolve.scopes import ModuleInfo
 from replaylint.resolve.workflows import MARKER, is_marked
 from replaylint.rules import rule_for
@@ -68,8 +69,10 @@ class Project:
         markers: frozenset[str] = frozenset({MARKER}),
         activity_decorators: Iterable[str] = (),
         safe: frozenset[str] = frozenset(),
+        frameworks: Frameworks | None = None,
     ) -> None:
         self.catalog = catalog or default_catalog()
+        self.frameworks = frameworks or Frameworks()
         self.markers = markers
         self.extra_activities = set(activity_decorators)
         self.safe = safe
@@ -192,12 +195,18 @@ class Project:
 
     # ------------------------------------------------------------------ findings
 
+    def safe_paths(self, module: ModuleInfo) -> frozenset[str]:
+        return self.frameworks.safe_paths(module.frameworks)
+
     def findings_for(self, module: ModuleInfo, helpers: UnsafeHelpers) -> list[tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step]]]:
         """Raw findings of one workflow module: (code, module, node, call, chain)."""
         raw: list[tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step]]] = []
-        for function in [module.top, *module.functions]:
+        safe = self.safe_paths(module)
+        for function in module.workflow_path():
+            if function.is_exempt():
+                continue
             for hit in function.hits:
-                if hit.governed:
+                if hit.governed and hit.path not in safe:
                     raw.append((hit.code, module, hit.node, hit.call, []))
             for call in function.calls:
                 if call.governed and call.reported:
@@ -205,9 +214,6 @@ class Project:
                     if chain is not None:
                         log.debug("%s: %s unsafe: %s", module.display, call.call, " -> ".join(s.call for s in chain))
                         raw.append((Code.W005, module, call.node, call.call, chain))
-        for hit in module.unfoldable:
-            if hit.governed:
-                raw.append((Code.W006, module, hit.node, hit.call, []))
         return raw
 
 
@@ -223,10 +229,10 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
             span = Span(failure.line, failure.column, failure.line, failure.column)
             failures.append(Finding(Code.E001, display, span, failure.reason, RULES[Code.E001].remedy))
             continue
-        if module.marked and module not in workflow_modules:
+        if module.is_workflow and module not in workflow_modules:
             workflow_modules.append(module)
     functions = [f for m in project.modules.values() if m is not None for f in m.functions]
-    helpers = UnsafeHelpers(functions, project.safe)
+    helpers = UnsafeHelpers(functions, project.safe, project.safe_paths)
     raw = []
     per_module: dict[int, int] = {}
     for module in workflow_modules:
@@ -256,6 +262,6 @@ def _materialize(raw: list, project: Project) -> list[Finding]:
             for step in chain
         )
         rule = rule_for(code)
-        finding = Finding(code, module.display, span, call, rule.remedy(module), links)
+        finding = Finding(code, module.display, span, call, rule.remedy(module, project.frameworks), links)
         findings.setdefault((module.display, span, code, call), finding)
     return list(findings.values())

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 import libcst as cst
 
+from replaylint.codes import Code
 from replaylint.resolve.scopes import FunctionInfo, ModuleInfo
 
 
@@ -27,7 +28,12 @@ class UnsafeHelpers:
     needs no recursion guard: recursion and mutual recursion are just edges already visited.
     """
 
-    def __init__(self, functions: Iterable[FunctionInfo], safe: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        functions: Iterable[FunctionInfo],
+        safe: frozenset[str] = frozenset(),
+        safe_paths: Callable[[ModuleInfo], frozenset[str]] | None = None,
+    ) -> None:
         self._chains: dict[int, list[Step]] = {}
         self._safe = safe
         functions = list(functions)
@@ -38,7 +44,11 @@ class UnsafeHelpers:
                 callers.setdefault(id(call.target), []).append((info, call))
             if self._blocked(info):
                 continue
+            allowed = safe_paths(info.module) if safe_paths is not None else frozenset()
             for hit in info.hits:
+                # ADK-W006 is unproven, not unsafe: it is reported where it is, not propagated.
+                if hit.code is Code.W006 or hit.path in allowed:
+                    continue
                 self._chains[id(info)] = [Step(info.module, hit.node, hit.call)]
                 queue.append(info)
                 break

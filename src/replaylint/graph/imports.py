@@ -79,7 +79,7 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
             if kind == "distribution":
                 distributions.update(_distributions().get(edge.module.split(".")[0], []))
     kinds = {kind for _, kind in edges}
-    unfoldable = any(module.unfoldable for module in modules)
+    unfoldable = any(module.unfoldable() for module in modules)
     if has_findings or "dynamic" in kinds or unfoldable:
         coverage = "unproven"
     elif kinds & {"distribution", "unresolved"}:

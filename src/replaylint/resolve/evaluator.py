@@ -96,14 +96,16 @@ class Evaluator:
         self.project = project
         self.m = module
         self.catalog = catalog
+        self.frameworks = project.frameworks
         self.module_scope = Scope(None)
         self.scope = self.module_scope
         self.fscope = self.module_scope  # the nearest function (or module) scope, for walrus
         self.func = module.top
-        self.governed = module.marked
+        self.governed = True  # False inside exempt regions; the module decides what is reported
         self.exempt = False  # inside an activity body or a __main__ block
         self.cls: ClassInfo | None = None
         self.pending: list[tuple[FunctionInfo, Scope, dict[str, Value], bool]] = []
+        self.recording = False  # evaluating the arguments of a recorder (ctx.run, execute_activity)
         self._stmt: dict[type, Callable[[cst.CSTNode], None]] = {
             cst.SimpleStatementLine: self._simple_line,
             cst.SimpleStatementSuite: self._simple_line,
@@ -171,15 +173,15 @@ class Evaluator:
 
     # ------------------------------------------------------------------ recording
 
-    def _hit(self, code: Code, node: cst.CSTNode, call: str, reason: str) -> None:
-        self.func.hits.append(Hit(code, node, call, reason, self.governed))
+    def _hit(self, code: Code, node: cst.CSTNode, call: str, reason: str, path: str = "") -> None:
+        self.func.hits.append(Hit(code, node, call, reason, self.governed, path))
 
     def _unfoldable(self, node: cst.CSTNode) -> None:
         text = self.m.tree.code_for_node(node).strip()
         text = " ".join(text.split())
         if len(text) > 60:
             text = text[:57] + "..."
-        self.m.unfoldable.append(Hit(Code.W006, node, text, "cannot be folded", self.governed))
+        self.func.hits.append(Hit(Code.W006, node, text, "cannot be folded", self.governed))
 
     def _helper(self, info: FunctionInfo, node: cst.CSTNode, call: str, reported: bool = True) -> None:
         self.func.calls.append(HelperCall(info, node, call, self.governed, reported))
@@ -446,6 +448,8 @@ class Evaluator:
         else:
             qualname = f"{parent}.{name}" if parent else name
         info = FunctionInfo(name, qualname, self.m, node)
+        if self.func is not self.m.top:
+            info.parent = self.func
         self.m.functions.append(info)
         return info
 
@@ -457,6 +461,14 @@ class Evaluator:
         if self.scope.is_class:
             info.cls = self.cls
         info.activity = self.project.activity_kind(decorators)
+        for path in decorators:
+            preset = self.frameworks.workflow_function(path)
+            if preset is not None:
+                self._entry(info, preset.name)
+            elif self.frameworks.recorded_decorator(path) is not None:
+                info.activity = "recorded"
+        if info.cls is not None and info.cls.workflow is not None:
+            self._entry(info, info.cls.workflow)
         info.exempt = self.exempt or info.activity is not None
         self.scope.names[node.name.value] = Func(info)
         governed = self.governed and not info.exempt
@@ -465,12 +477,23 @@ class Evaluator:
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)
         info = self._new_function("<lambda>", node)
+        if self.recording:
+            # `ctx.run("fetch", lambda: requests.get(url))`: the recorder runs it once and
+            # journals the result, so the body is a recorded zone, not workflow code.
+            info.exempt = True
+            self.pending.append((info, self.scope, params, False))
+            return Func(info)
         info.exempt = self.exempt
         # An inline lambda runs when whatever it is handed to calls it: its body's roots are
         # reported where they are written, and its unsafety flows to the enclosing function.
         self._helper(info, node, "<lambda>", reported=False)
         self.pending.append((info, self.scope, params, self.governed))
         return Func(info)
+
+    def _entry(self, info: FunctionInfo, framework: str) -> None:
+        info.entry = framework
+        if framework not in self.m.frameworks:
+            self.m.frameworks.append(framework)
 
     def _function_body(
         self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
@@ -485,6 +508,8 @@ class Evaluator:
             if first and "staticmethod" not in names:
                 cls_value: Value = Class(info.cls) if "classmethod" in names else Obj(info.cls)
                 body_scope.names[first[0].name.value] = cls_value
+        if info.entry is not None and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            self._bind_context(info, node.params, body_scope)
         self.scope = self.fscope = body_scope
         self.func, self.governed, self.exempt = info, governed, info.exempt
         self.cls = None
@@ -494,10 +519,29 @@ class Evaluator:
             self._suite(node.body)
         self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls = saved
 
+    def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
+        """An unannotated run-context parameter of a framework entry is that framework's context."""
+        preset = self.frameworks.get(info.entry or "")
+        if preset is None or preset.context_param is None:
+            return
+        positional = [*params.posonly_params, *params.params]
+        if info.cls is not None:
+            positional = positional[1:]
+        if len(positional) > preset.context_param:
+            name = positional[preset.context_param].name.value
+            if scope.names.get(name, UNKNOWN) is UNKNOWN:
+                scope.names[name] = Ext(preset.context_type + "()")
+
     def _class_def(self, node: cst.ClassDef) -> None:
         decorators = self._decorator_paths(node.decorators)
         qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
         info = ClassInfo(node.name.value, qualname, self.m, node, decorators=tuple(decorators))
+        for path in decorators:
+            preset = self.frameworks.workflow_class(path)
+            if preset is not None:
+                info.workflow = preset.name
+                if preset.name not in self.m.frameworks:
+                    self.m.frameworks.append(preset.name)
         for arg in node.bases:
             base = self.eval(arg.value)
             if isinstance(base, Class):
@@ -529,6 +573,8 @@ class Evaluator:
                 cls = self.catalog.client_class(value.path)
                 if cls is not None:
                     return Ext(cls + "()")
+                if self.frameworks.is_framework_path(value.path):
+                    return Ext(value.path + "()")  # a run context: `ctx: restate.Context`
             if isinstance(value, Class):
                 return Obj(value.info)
             return UNKNOWN
@@ -771,9 +817,14 @@ class Evaluator:
             callee = self.attr(owner, method)
         else:
             callee = self.eval(func)
-        recorder = (isinstance(callee, Ext) and callee.path in self.catalog.recorders) or (
+        path = callee.path if isinstance(callee, Ext) else ""
+        recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
+        registrar = bool(path) and self._register(path, node)
+        passive = recorder or registrar or (
             isinstance(func, cst.Name) and func.value in _NON_CALLING and self.scope.lookup(func.value) is None
         )
+        saved_recording = self.recording
+        self.recording = recorder
         values: list[Value] = []
         count = 0
         strings: dict[str, str] = {}
@@ -781,7 +832,7 @@ class Evaluator:
         for arg in node.args:
             value = self.eval(arg.value)
             values.append(value)
-            if not recorder:
+            if not passive:
                 self._passed_on(arg.value, value)
             if not (isinstance(value, Const) and value.value is None):
                 count += 1
@@ -794,7 +845,24 @@ class Evaluator:
                 text = folds.str_const(value)
                 if text is not None:
                     strings[arg.keyword.value] = text
+        self.recording = saved_recording
         return self._apply(callee, node, values, CallArgs(count, strings))
+
+    def _register(self, path: str, node: cst.Call) -> bool:
+        """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
+        the function handed over becomes replayed code, or a recorded zone."""
+        workflow = self.frameworks.workflow_registrar(path)
+        recorded = None if workflow is not None else self.frameworks.recorded_registrar(path)
+        if workflow is None and recorded is None:
+            return False
+        for arg in node.args:
+            value = self._peek(arg.value)
+            if isinstance(value, Func):
+                if workflow is not None:
+                    self._entry(value.info, workflow.name)
+                else:
+                    value.info.activity = "recorded"
+        return True
 
     def _passed_on(self, expr: cst.BaseExpression, value: Value) -> None:
         """An unsafe callable handed to other code (`partial(time.time)`, `map(random.random, xs)`)."""
@@ -803,7 +871,7 @@ class Evaluator:
         if isinstance(value, Ext):
             entry = self.catalog.reference_entry(value.path)
             if entry is not None:
-                self._hit(entry.code, expr, folds.written(expr) or _pretty(value.path), entry.reason)
+                self._hit(entry.code, expr, folds.written(expr) or _pretty(value.path), entry.reason, value.path)
         elif isinstance(value, Func) and value.info.name != "<lambda>":
             self._helper(value.info, expr, folds.written(expr) or value.info.name)
 
@@ -823,7 +891,7 @@ class Evaluator:
                 return UNKNOWN
             entry, result = self.catalog.classify_call(path, cargs)
             if entry is not None:
-                self._hit(entry.code, node, folds.written(node.func) or _pretty(path), entry.reason)
+                self._hit(entry.code, node, folds.written(node.func) or _pretty(path), entry.reason, path)
                 return UNKNOWN
             return Ext(result) if result is not None else UNKNOWN
         written = folds.written(node.func)

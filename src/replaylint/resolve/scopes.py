@@ -23,7 +23,8 @@ class Hit:
     node: cst.CSTNode
     call: str
     reason: str
-    governed: bool  # on the workflow path of a workflow module, so it is reported
+    governed: bool  # not inside an exempt region (an activity body, a __main__ block)
+    path: str = ""  # the resolved qualified name of the root
 
 
 @dataclass(eq=False)
@@ -58,6 +59,17 @@ class FunctionInfo:
     calls: list[HelperCall] = field(default_factory=list)
     returns: Value = UNKNOWN
     decorators: tuple[str, ...] = ()
+    parent: "FunctionInfo | None" = None  # the enclosing function, for nested defs and lambdas
+    entry: str | None = None  # the framework whose replayed code this function is
+
+    def is_exempt(self) -> bool:
+        """Inside a recorded zone: an activity or step (maybe registered after its definition)."""
+        info: FunctionInfo | None = self
+        while info is not None:
+            if info.exempt or info.activity is not None:
+                return True
+            info = info.parent
+        return False
 
 
 @dataclass(eq=False)
@@ -71,6 +83,7 @@ class ClassInfo:
     local_bases: list["ClassInfo"] = field(default_factory=list)
     external_bases: list[str] = field(default_factory=list)
     decorators: tuple[str, ...] = ()
+    workflow: str | None = None  # the framework when the class is a workflow (Temporal)
 
     def lookup(self, name: str, instance: bool) -> Value | None:
         seen: set[int] = set()
@@ -115,7 +128,33 @@ class ModuleInfo:
     classes: list[ClassInfo] = field(default_factory=list)
     exports: dict[str, Value] = field(default_factory=dict)
     imports: list[ImportEdge] = field(default_factory=list)
-    unfoldable: list[Hit] = field(default_factory=list)
+    frameworks: list[str] = field(default_factory=list)  # presets with workflow code here
+
+    def entries(self) -> list[FunctionInfo]:
+        return [f for f in self.functions if f.entry is not None]
+
+    @property
+    def is_workflow(self) -> bool:
+        return self.marked or any(f.entry is not None for f in self.functions)
+
+    def workflow_path(self) -> list[FunctionInfo]:
+        """The functions replayed: all of a marked module; else the framework entries and what
+        they reach in this module (helpers elsewhere are reported at the call, as ADK-W005)."""
+        if self.marked:
+            return [self.top, *self.functions]
+        reached: dict[int, FunctionInfo] = {id(f): f for f in self.entries()}
+        queue = list(reached.values())
+        while queue:
+            info = queue.pop()
+            for call in info.calls:
+                target = call.target
+                if target.module is self and id(target) not in reached:
+                    reached[id(target)] = target
+                    queue.append(target)
+        return [f for f in self.functions if id(f) in reached]
+
+    def unfoldable(self) -> list[Hit]:
+        return [h for f in [self.top, *self.functions] for h in f.hits if h.code is Code.W006]
 
     def __post_init__(self) -> None:
         self.top = FunctionInfo("<module>", "<module>", self, self.tree)

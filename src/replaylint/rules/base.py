@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 from replaylint.codes import RULES, Code, RuleMeta
 
 if TYPE_CHECKING:
+    from replaylint.resolve.frameworks import Frameworks
     from replaylint.resolve.scopes import ModuleInfo
 
 
@@ -20,6 +21,11 @@ class Rule:
     def message(self, call: str) -> str:
         return self.meta.finding.format(call=call)
 
-    def remedy(self, module: "ModuleInfo | None" = None) -> str:
-        """What to do instead; framework presets may give a more precise answer."""
+    def remedy(self, module: "ModuleInfo | None" = None, frameworks: "Frameworks | None" = None) -> str:
+        """What to do instead: the framework's own replacement in its workflow code, else ours."""
+        if module is not None and frameworks is not None and not module.marked:
+            for name in module.frameworks:
+                preset = frameworks.get(name)
+                if preset is not None and self.code in preset.remedies:
+                    return preset.remedies[self.code]
         return self.meta.remedy

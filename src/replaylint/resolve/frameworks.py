@@ -1,0 +1,232 @@
+"""Framework presets: how Temporal, DBOS, Restate, Azure Durable Functions, durabletask and AWS
+Lambda durable functions mark replayed code, which zones they record, and their safe APIs.
+
+Every pattern matches a *resolved* path (after imports, aliases and instances are folded), never
+the spelling in the source: `@wf.defn` is Temporal only when `wf` is `temporalio.workflow`.
+Instance paths carry `()`: `restate.Service().handler` is the `handler` method of a Service.
+The facts come from the frameworks' own packages (see shared/reference/framework_presets.json).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from replaylint.codes import Code
+
+
+def _any(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
+
+
+_NEVER = re.compile(r"(?!)")
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    title: str
+    packages: tuple[str, ...]  # import names: the prefilter's needles and the annotation roots
+    workflow_classes: re.Pattern[str] = _NEVER  # class decorators: every method is replayed
+    workflow_functions: re.Pattern[str] = _NEVER  # function decorators: the body is replayed
+    workflow_registrars: re.Pattern[str] = _NEVER  # calls whose function argument is replayed
+    recorded_decorators: re.Pattern[str] = _NEVER  # activities, steps: served from history
+    recorded_registrars: re.Pattern[str] = _NEVER  # calls registering an activity function
+    recorders: re.Pattern[str] = _NEVER  # calls that run the callable they are given, recorded
+    context_types: re.Pattern[str] = _NEVER  # parameter annotations naming the run context
+    context_param: int | None = None  # position of an unannotated context parameter
+    context_type: str = ""  # what that parameter is bound to
+    safe: frozenset[str] = frozenset()  # catalog roots that this framework makes deterministic
+    remedies: dict[Code, str] = field(default_factory=dict)
+
+
+TEMPORAL = Preset(
+    name="temporal",
+    title="Temporal",
+    packages=("temporalio",),
+    workflow_classes=_any(r"temporalio\.workflow\.defn"),
+    recorded_decorators=_NEVER,  # activity.defn is "inline": a direct call runs the body
+    recorders=_any(
+        r"temporalio\.workflow\.(execute|start)_(local_)?activity(_method|_class)?",
+        r"temporalio\.workflow\.(execute|start)_child_workflow",
+        r"temporalio\.workflow\.(execute|start)_update_with_start_workflow",
+    ),
+    # Inside a workflow asyncio's timers are Temporal's durable timers and the event loop's
+    # clock is workflow time (temporalio README, "Asyncio and Determinism").
+    safe=frozenset(
+        {"asyncio.sleep", "asyncio.get_running_loop().time", "asyncio.get_event_loop().time",
+         "asyncio.get_running_loop().call_later", "asyncio.get_event_loop().call_later"}
+    ),
+    remedies={
+        Code.W001: "call the model from an activity run with workflow.execute_activity, which records its result",
+        Code.W002: "use workflow.uuid4() or workflow.random(), which Temporal seeds from the run",
+        Code.W003: "use workflow.now() for the time and workflow.sleep() or asyncio.sleep() for waits",
+        Code.W004: "move it into an activity run with workflow.execute_activity",
+        Code.W005: "move the helper into an activity run with workflow.execute_activity",
+    },
+)
+
+DBOS = Preset(
+    name="dbos",
+    title="DBOS",
+    packages=("dbos",),
+    workflow_functions=_any(r"dbos\.(?:_dbos\.)?DBOS\.workflow"),
+    recorded_decorators=_any(
+        r"dbos\.(?:_dbos\.)?DBOS\.(step|transaction|communicator)",
+        r"dbos\.(?:\w+\.)*\w*Datasource\(\)\.transaction",
+    ),
+    recorders=_any(
+        r"dbos\.(?:_dbos\.)?DBOS\.(run_step|run_step_async|start_workflow|start_workflow_async)",
+    ),
+    remedies={
+        Code.W001: "move the model call into a @DBOS.step(), whose result DBOS checkpoints",
+        Code.W002: "draw the value inside a @DBOS.step(), whose result DBOS checkpoints",
+        Code.W003: "use DBOS.sleep() for waits, and read the clock inside a @DBOS.step()",
+        Code.W004: "move it into a @DBOS.step(), whose result DBOS checkpoints",
+        Code.W005: "make the helper a @DBOS.step(), or call it from one",
+    },
+)
+
+RESTATE = Preset(
+    name="restate",
+    title="Restate",
+    packages=("restate",),
+    workflow_functions=_any(
+        r"restate\.(?:\w+\.)*(Service|VirtualObject|Workflow)\(\)\.(handler|main)",
+    ),
+    recorders=_any(r"restate\.(?:\w+\.)*\w*Context\(\)\.(run|run_typed)"),
+    context_types=_any(r"restate\.(?:\w+\.)*\w*Context"),
+    context_param=0,
+    context_type="restate.Context",
+    remedies={
+        Code.W001: "wrap the model call in ctx.run(...), which journals its result",
+        Code.W002: "use ctx.random() or ctx.uuid(), which Restate seeds from the invocation",
+        Code.W003: "use await ctx.time() for the time and ctx.sleep() for waits",
+        Code.W004: "wrap it in ctx.run(...), which journals its result",
+        Code.W005: "wrap the helper call in ctx.run(...)",
+    },
+)
+
+AZURE = Preset(
+    name="azure",
+    title="Azure Durable Functions",
+    packages=("azure.durable_functions",),
+    workflow_functions=_any(
+        r"azure\.durable_functions\.(?:\w+\.)*(DFApp|Blueprint)\(\)\.(orchestration_trigger|durable_openai_agent_orchestrator)",
+    ),
+    workflow_registrars=_any(r"azure\.durable_functions\.(?:\w+\.)*Orchestrator\.create"),
+    recorded_decorators=_any(
+        r"azure\.durable_functions\.(?:\w+\.)*(DFApp|Blueprint)\(\)\.(activity_trigger|entity_trigger)",
+    ),
+    context_types=_any(r"azure\.durable_functions\.(?:\w+\.)*DurableOrchestrationContext"),
+    context_param=0,
+    context_type="azure.durable_functions.DurableOrchestrationContext",
+    remedies={
+        Code.W001: "call the model from an activity function with context.call_activity",
+        Code.W002: "use context.new_uuid(), which is the same on every replay",
+        Code.W003: "use context.current_utc_datetime for the time and context.create_timer() for waits",
+        Code.W004: "move it into an activity function called with context.call_activity",
+        Code.W005: "make the helper an activity function called with context.call_activity",
+    },
+)
+
+DURABLETASK = Preset(
+    name="durabletask",
+    title="durabletask",
+    packages=("durabletask",),
+    workflow_registrars=_any(r"durabletask\.(?:\w+\.)*\w*Worker\(\)\.add_(named_)?orchestrator"),
+    workflow_functions=_any(r"durabletask\.(?:\w+\.)*\w*Worker\(\)\.add_(named_)?orchestrator"),
+    recorded_registrars=_any(r"durabletask\.(?:\w+\.)*\w*Worker\(\)\.add_(named_)?activity"),
+    recorded_decorators=_any(r"durabletask\.(?:\w+\.)*\w*Worker\(\)\.add_(named_)?activity"),
+    context_types=_any(r"durabletask\.(?:\w+\.)*OrchestrationContext"),
+    context_param=0,
+    context_type="durabletask.task.OrchestrationContext",
+    remedies={
+        Code.W001: "call the model from an activity with ctx.call_activity",
+        Code.W002: "use ctx.new_uuid(), which is the same on every replay",
+        Code.W003: "use ctx.current_utc_datetime for the time and ctx.create_timer() for waits",
+        Code.W004: "move it into an activity called with ctx.call_activity",
+        Code.W005: "make the helper an activity called with ctx.call_activity",
+    },
+)
+
+AWS = Preset(
+    name="aws",
+    title="AWS Lambda durable functions",
+    packages=("aws_durable_execution_sdk_python",),
+    workflow_functions=_any(
+        r"aws_durable_execution_sdk_python\.(?:\w+\.)*(durable_execution|durable_with_child_context|durable_parallel_branch)",
+    ),
+    recorded_decorators=_any(
+        r"aws_durable_execution_sdk_python\.(?:\w+\.)*(durable_step|durable_wait_for_callback)",
+    ),
+    recorders=_any(
+        r"aws_durable_execution_sdk_python\.(?:\w+\.)*DurableContext\(\)\.(step|wait_for_callback|wait_for_condition|invoke)",
+    ),
+    context_types=_any(r"aws_durable_execution_sdk_python\.(?:\w+\.)*DurableContext"),
+    context_param=1,
+    context_type="aws_durable_execution_sdk_python.DurableContext",
+    remedies={
+        Code.W001: "wrap the model call in context.step(...), which checkpoints its result",
+        Code.W002: "draw the value inside context.step(...), which checkpoints its result",
+        Code.W003: "use context.wait(Duration...) for waits, and read the clock inside context.step(...)",
+        Code.W004: "wrap it in context.step(...), which checkpoints its result",
+        Code.W005: "make the helper a @durable_step, or call it through context.step(...)",
+    },
+)
+
+PRESETS: dict[str, Preset] = {p.name: p for p in (TEMPORAL, DBOS, RESTATE, AZURE, DURABLETASK, AWS)}
+
+
+def needles(names: tuple[str, ...] | None = None) -> tuple[bytes, ...]:
+    """Bytes whose presence makes a file worth a parse: the frameworks' import names."""
+    chosen = PRESETS.values() if names is None else [PRESETS[n] for n in names]
+    found: list[bytes] = []
+    for preset in chosen:
+        for package in preset.packages:
+            found.append(package.split(".")[-1].encode())
+    return tuple(dict.fromkeys(found))
+
+
+def _match(pattern: re.Pattern[str], path: str) -> bool:
+    return pattern.fullmatch(path) is not None
+
+
+class Frameworks:
+    """The enabled presets, asked by the evaluator about decorators, calls and annotations."""
+
+    def __init__(self, names: tuple[str, ...] | None = None) -> None:
+        self.presets = tuple(PRESETS.values()) if names is None else tuple(PRESETS[n] for n in names)
+        self._roots = tuple(p for preset in self.presets for p in preset.packages)
+
+    def get(self, name: str) -> Preset | None:
+        return next((p for p in self.presets if p.name == name), None)
+
+    def safe_paths(self, names: list[str]) -> frozenset[str]:
+        found: set[str] = set()
+        for name in names:
+            preset = self.get(name)
+            if preset is not None:
+                found |= preset.safe
+        return frozenset(found)
+
+    def workflow_class(self, path: str) -> Preset | None:
+        return next((p for p in self.presets if _match(p.workflow_classes, path)), None)
+
+    def workflow_function(self, path: str) -> Preset | None:
+        return next((p for p in self.presets if _match(p.workflow_functions, path)), None)
+
+    def workflow_registrar(self, path: str) -> Preset | None:
+        return next((p for p in self.presets if _match(p.workflow_registrars, path)), None)
+
+    def recorded_decorator(self, path: str) -> Preset | None:
+        return next((p for p in self.presets if _match(p.recorded_decorators, path)), None)
+
+    def recorded_registrar(self, path: str) -> Preset | None:
+        return next((p for p in self.presets if _match(p.recorded_registrars, path)), None)
+
+    def recorder(self, path: str) -> bool:
+        return any(_match(p.recorders, path) for p in self.presets)
+
+    def is_framework_path(self, path: str) -> bool:
+        return any(path == root or path.startswith(root + ".") for root in self._roots)
