@@ -157,7 +157,8 @@ def test_rule_page_and_listing(runner: CliRunner) -> None:
     listing = runner.invoke(cli, ["rules"])
     assert listing.exit_code == 0
     assert [line.split()[0] for line in listing.output.splitlines()] == [
-        "ADK-W001", "ADK-W002", "ADK-W003", "ADK-W004", "ADK-W005", "ADK-W006", "ADK-E001"
+        "ADK-W001", "ADK-W002", "ADK-W003", "ADK-W004", "ADK-W005", "ADK-W006", "ADK-E001",
+        "ADK-S001", "ADK-S002",
     ]
     unknown = runner.invoke(cli, ["rule", "ADK-W042"])
     assert unknown.exit_code == 2

@@ -6,7 +6,7 @@ import pytest
 
 from replaylint.codes import Code
 from replaylint.docs import page
-from replaylint.testing import page_examples, run_example
+from replaylint.testing import expectations, page_examples, run_example
 
 CASES = [
     (code, index, example)
@@ -30,4 +30,4 @@ def test_page_has_examples_on_both_sides(code: Code) -> None:
     sections = {e.section for e in page_examples(page(code))}
     assert {"Example", "Use instead"} <= sections
     examples = [e for e in page_examples(page(code)) if e.section == "Example"]
-    assert any("# expect:" in text for e in examples for text in e.files.values())
+    assert any(expectations(text, name) for e in examples for name, text in e.files.items())

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from replaylint.codes import Code, matches_prefix
+from replaylint.config import Config
 from replaylint.discovery import python_files
 from replaylint.findings import Finding
 from replaylint.outcome import ModuleResult, Outcome, display_path
@@ -51,18 +53,38 @@ class ReplayReport:
         return render(self)
 
 
+def needles_for(config: Config) -> tuple[bytes, ...]:
+    from replaylint.resolve.frameworks import needles
+
+    markers = tuple(m.encode() for m in config.markers)
+    return MARKER_NEEDLES + markers + needles(config.frameworks)
+
+
 def run(
     paths: Sequence[str],
     stdin: tuple[str, bytes] | None = None,
     project: "Project | None" = None,
-    needles: tuple[bytes, ...] = MARKER_NEEDLES + FRAMEWORK_NEEDLES,
+    config: Config | None = None,
 ) -> Outcome:
     """Discovery, the byte prefilter, then the engine for the candidates only.
 
     The engine (and LibCST with it) is imported only when some file passes the prefilter, so a
     tree with no workflow module costs a walk and a read per file.
     """
-    files, errors = python_files(paths) if paths else ([], [])
+    config = config or Config()
+    needles = needles_for(config)
+    exclude = (config.exclude or ()) + config.extend_exclude
+    files, errors = (
+        python_files(
+            paths,
+            exclude=exclude,
+            default_excludes=config.exclude is None,
+            respect_gitignore=config.respect_gitignore,
+            base=config.base if config.sources else None,
+        )
+        if paths
+        else ([], [])
+    )
     count, found, unreadable = scan(files, needles)
     candidates = [(path, display_path(path), data) for path, data in found]
     if stdin is not None:
@@ -71,9 +93,9 @@ def run(
         if any(needle in data for needle in needles):
             candidates.append((name, name.replace(os.sep, "/"), data))
     if candidates:
-        from replaylint.engine import Project, check_candidates
+        from replaylint.engine import check_candidates, project_for
 
-        outcome = check_candidates(candidates, project or Project())
+        outcome = check_candidates(candidates, project or project_for(config))
     else:
         outcome = Outcome()
     outcome.files = count
@@ -89,13 +111,47 @@ def _selected(code: Code, select: Sequence[str] | None, ignore: Sequence[str] | 
     return True
 
 
+def _per_file_ignored(finding: Finding, config: Config | None) -> bool:
+    if config is None or not config.per_file_ignores:
+        return False
+    relative = os.path.relpath(os.path.abspath(finding.path), config.base).replace(os.sep, "/")
+    for glob, codes in config.per_file_ignores.items():
+        if fnmatch.fnmatch(finding.path, glob) or fnmatch.fnmatch(relative, glob):
+            if any(matches_prefix(finding.code, c) for c in codes):
+                return True
+    return False
+
+
+def _suppress(findings: list[Finding], outcome: Outcome, enabled) -> list[Finding]:
+    """Apply each module's ignore comments, in one place, after every finding exists."""
+    from replaylint import suppressions
+
+    by_path: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_path.setdefault(finding.path, []).append(finding)
+    result: list[Finding] = []
+    for path in set(by_path) | set(outcome.directives):
+        kept = suppressions.apply(by_path.get(path, []), outcome.directives.get(path, []), path, enabled)
+        result.extend(f for f in kept if f.code not in (Code.S001, Code.S002) or enabled(f.code))
+    return result
+
+
 def report_from(
-    outcome: Outcome, select: Sequence[str] | None = None, ignore: Sequence[str] | None = None
+    outcome: Outcome,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] | None = None,
+    config: Config | None = None,
 ) -> ReplayReport:
-    findings = sorted(
-        (f for f in outcome.findings if _selected(f.code, select, ignore)),
-        key=Finding.sort_key,
-    )
+    if config is not None:
+        select = select or config.select
+        ignore = [*config.ignore, *(ignore or ())]
+    findings = [
+        f for f in outcome.findings
+        if _selected(f.code, select, ignore) and not _per_file_ignored(f, config)
+    ]
+    if outcome.directives:
+        findings = _suppress(findings, outcome, lambda code: _selected(code, select, ignore))
+    findings.sort(key=Finding.sort_key)
     modules = tuple(sorted(outcome.modules, key=lambda m: m.path))
     return ReplayReport(tuple(findings), modules, outcome.files, tuple(outcome.errors))
 
@@ -106,12 +162,16 @@ def guard(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
     project: "Project | None" = None,
+    config: Config | None = None,
 ) -> ReplayReport:
-    """Check files and directories; the CI step returns report.exit_code and prints report.summary()."""
+    """Check files and directories; the CI step returns report.exit_code and prints report.summary().
+
+    Settings come from `config` when given (see replaylint.config.discover/load), else defaults.
+    """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    outcome = run([os.fspath(p) for p in paths], project=project)
-    return report_from(outcome, select, ignore)
+    outcome = run([os.fspath(p) for p in paths], project=project, config=config)
+    return report_from(outcome, select, ignore, config)
 
 
 def guard_source(
@@ -121,8 +181,9 @@ def guard_source(
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
     project: "Project | None" = None,
+    config: Config | None = None,
 ) -> ReplayReport:
     """Check one module given as text, named `source` (a path: local imports resolve beside it)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    outcome = run([], stdin=(source, data), project=project)
-    return report_from(outcome, select, ignore)
+    outcome = run([], stdin=(source, data), project=project, config=config)
+    return report_from(outcome, select, ignore, config)

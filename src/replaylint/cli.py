@@ -36,6 +36,9 @@ def cli() -> None:
 @click.option("--stdin-filename", default=None, help="The name of the module read from `-`.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--debug", is_flag=True, help="Log each analysis decision to stderr.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
+              help="Read settings from this file instead of the nearest pyproject.toml.")
+@click.option("--show-config", is_flag=True, help="Print the resolved settings and exit.")
 def check(
     paths: tuple[str, ...],
     output_format: str,
@@ -44,10 +47,24 @@ def check(
     stdin_filename: str | None,
     exit_zero: bool,
     debug: bool,
+    config_path: str | None,
+    show_config: bool,
 ) -> None:
     """Check PATHS (default: the current directory); `-` reads a module from stdin."""
+    from pathlib import Path
+
     from replaylint.api import report_from, run
+    from replaylint.config import ConfigError, discover, load
     from replaylint.reporters import REPORTERS
+
+    try:
+        config = load(Path(config_path)) if config_path else discover()
+    except ConfigError as error:
+        click.echo(f"replaylint: error: {error}", err=True)
+        sys.exit(2)
+    if show_config:
+        click.echo(config.show(), nl=False)
+        return
 
     if debug:
         logging.basicConfig(level=logging.DEBUG, format="replaylint: %(message)s")
@@ -58,8 +75,8 @@ def check(
     stdin = None
     if "-" in paths:
         stdin = (stdin_filename or "<stdin>", sys.stdin.buffer.read())
-    outcome = run([p for p in paths if p != "-"], stdin=stdin)
-    report = report_from(outcome, selected, ignored)
+    outcome = run([p for p in paths if p != "-"], stdin=stdin, config=config)
+    report = report_from(outcome, selected, ignored, config)
     for error in report.errors:
         click.echo(f"replaylint: error: {error}", err=True)
     click.echo(REPORTERS[output_format](report), nl=False)

@@ -14,6 +14,8 @@ class Code(str, enum.Enum):
     W005 = "ADK-W005"
     W006 = "ADK-W006"
     E001 = "ADK-E001"
+    S001 = "ADK-S001"
+    S002 = "ADK-S002"
 
     def __str__(self) -> str:
         return self.value
@@ -71,6 +73,18 @@ RULES: dict[Code, RuleMeta] = {
             "unreadable-workflow-module",
             "the workflow module cannot be read or parsed ({call})",
             "fix the syntax or encoding; the module was not checked",
+        ),
+        RuleMeta(
+            Code.S001,
+            "unused-suppression",
+            "a suppression comment matches no finding ({call})",
+            "remove the comment, or the codes in it that no longer apply",
+        ),
+        RuleMeta(
+            Code.S002,
+            "invalid-suppression",
+            "a suppression comment names an unknown code or none ({call})",
+            "name the codes it silences: # replaylint: ignore[ADK-W003] -- reason",
         ),
     )
 }

@@ -6,6 +6,8 @@ import fnmatch
 import os
 from typing import Iterable
 
+from replaylint.gitignore import IgnoreStack, stack_for
+
 # Directories never worth walking into: VCS data, caches, build output, dependencies.
 DEFAULT_EXCLUDES = frozenset(
     {".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", ".mypy_cache", ".pytest_cache",
@@ -14,11 +16,16 @@ DEFAULT_EXCLUDES = frozenset(
 
 
 def python_files(
-    paths: Iterable[str], exclude: tuple[str, ...] = (), default_excludes: bool = True
+    paths: Iterable[str],
+    exclude: tuple[str, ...] = (),
+    default_excludes: bool = True,
+    respect_gitignore: bool = True,
+    base: str | None = None,
 ) -> tuple[list[str], list[str]]:
     """(files to check, errors for paths that do not exist), in a stable sorted order.
 
-    A file named explicitly is always checked; exclusions apply to what a directory walk finds.
+    A file named explicitly is always checked; exclusions (globs relative to `base`, the
+    configuration's folder, or to the walked folder) and .gitignore apply to what a walk finds.
     Plain strings and os.scandir keep this cheap: on a tree of thousands of ordinary files the
     walk and the byte scan are the whole cost of a run.
     """
@@ -32,7 +39,8 @@ def python_files(
             files.append(raw)
         elif os.path.isdir(raw):
             found: list[str] = []
-            _walk(raw, raw, names, patterns, found)
+            ignores = stack_for(raw) if respect_gitignore else None
+            _walk(base or raw, raw, names, patterns, found, ignores)
             found.sort()
             files.extend(found)
         else:
@@ -49,7 +57,14 @@ def python_files(
     return unique, errors
 
 
-def _walk(root: str, directory: str, names: frozenset[str], patterns: tuple[str, ...], out: list[str]) -> None:
+def _walk(
+    root: str,
+    directory: str,
+    names: frozenset[str],
+    patterns: tuple[str, ...],
+    out: list[str],
+    ignores: IgnoreStack | None,
+) -> None:
     try:
         entries = os.scandir(directory)
     except OSError:
@@ -61,14 +76,21 @@ def _walk(root: str, directory: str, names: frozenset[str], patterns: tuple[str,
                 continue
             if patterns and _matches(root, entry.path, name, patterns):
                 continue
-            if entry.is_dir(follow_symlinks=False):
+            is_dir = entry.is_dir(follow_symlinks=False)
+            if ignores is not None and ignores.layers and ignores.ignored(entry.path, is_dir):
+                continue
+            if is_dir:
                 if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
                     continue  # a virtual environment
-                _walk(root, entry.path, names, patterns, out)
+                inner = ignores.entering(entry.path) if ignores is not None else None
+                _walk(root, entry.path, names, patterns, out, inner)
             elif name.endswith(".py") and entry.is_file():
                 out.append(entry.path)
 
 
 def _matches(root: str, path: str, name: str, patterns: tuple[str, ...]) -> bool:
     relative = os.path.relpath(path, root).replace(os.sep, "/")
-    return any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relative, p) for p in patterns)
+    return any(
+        fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(relative, p.rstrip("/") + "/*")
+        for p in patterns
+    )

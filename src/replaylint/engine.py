@@ -11,8 +11,9 @@ from typing import Iterable
 
 import libcst as cst
 
-from replaylint import positions
+from replaylint import positions, suppressions
 from replaylint.codes import RULES, Code
+from replaylint.config import Config
 from replaylint.findings import ChainLink, Finding, Span
 from replaylint.graph.callgraph import Step, UnsafeHelpers
 from replaylint.graph.imports import STDLIB, classify
@@ -189,7 +190,9 @@ class Project:
         for path in decorators:
             if path in self.catalog.recorded_activities:
                 return "recorded"
-            if path in self.catalog.inline_activities or path in self.extra_activities:
+            if path in self.extra_activities:
+                return "recorded"  # declared in the configuration: the project's own recorder
+            if path in self.catalog.inline_activities:
                 return "inline"
         return None
 
@@ -217,6 +220,20 @@ class Project:
         return raw
 
 
+def project_for(config: Config) -> Project:
+    """A Project with a configuration's markers, catalog additions, safe names and presets."""
+    catalog = default_catalog()
+    if config.unsafe or config.safe:
+        catalog = catalog.extend(config.unsafe, config.safe)
+    return Project(
+        catalog,
+        markers=frozenset({MARKER, *config.markers}),
+        activity_decorators=config.activity_decorators,
+        safe=frozenset(config.safe),
+        frameworks=Frameworks(config.frameworks),
+    )
+
+
 def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Project) -> Outcome:
     """Parse and check files that passed the prefilter: (path, display name, bytes) each."""
     outcome = Outcome()
@@ -241,6 +258,9 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         raw.extend(found)
     outcome.findings = _materialize(raw, project) + failures
     for module in workflow_modules:
+        directives = suppressions.parse(module.source, module.tree)
+        if directives:
+            outcome.directives[module.display] = directives
         coverage = classify(module, per_module[id(module)] > 0)
         outcome.modules.append(ModuleResult(module.display, coverage.coverage, coverage.identity))
     return outcome

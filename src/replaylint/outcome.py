@@ -21,6 +21,7 @@ class Outcome:
     modules: list[ModuleResult] = field(default_factory=list)
     files: int = 0
     errors: list[str] = field(default_factory=list)
+    directives: dict[str, list] = field(default_factory=dict)  # path -> suppressions.Directive
 
 
 def display_path(path: str | os.PathLike[str]) -> str:

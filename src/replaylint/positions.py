@@ -2,7 +2,7 @@
 
 LibCST's PositionProvider records a range for every node of the module; we need a handful.
 One code generation pass over the module with a state that marks only the wanted nodes costs
-about a fifth of the parse (bench/), and modules without findings never pay it.
+well under half the parse (bench/), and modules without findings never pay it.
 """
 
 from __future__ import annotations

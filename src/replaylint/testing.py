@@ -11,7 +11,8 @@ from typing import Iterable
 from replaylint.api import ReplayReport, guard
 
 # `# expect: ADK-W003`, `# expect: ADK-W003:8` (pinned 0-based column), several codes allowed.
-_MARKER = re.compile(r"#\s*expect:\s*(?P<codes>(?:ADK-[A-Z]\d{3}(?::\d+)?[\s,]*)+)")
+# Inside a suppression comment the marker follows its `--`: `# replaylint: ignore -- expect: ADK-S002`.
+_MARKER = re.compile(r"(?:#|--)\s*expect:\s*(?P<codes>(?:ADK-[A-Z]\d{3}(?::\d+)?[\s,]*)+)")
 _CODE = re.compile(r"(ADK-[A-Z]\d{3})(?::(\d+))?")
 
 

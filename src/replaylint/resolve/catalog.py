@@ -100,12 +100,24 @@ class Catalog:
     # ------------------------------------------------------------------ extension (config)
 
     def extend(self, unsafe: dict[Code, Iterable[str]], safe: Iterable[str]) -> "Catalog":
-        """A copy with a project's own unsafe names added and its declared-safe names removed."""
+        """A copy with a project's own unsafe names added and its declared-safe names removed.
+
+        A declared name that looks like a class (`acme.llm.Gateway`) makes every method call on
+        its instances unsafe; any other name is unsafe to call, and so is anything under it
+        (`acme_http` covers `acme_http.get`).
+        """
         clone = Catalog.__new__(Catalog)
         clone.__dict__.update({k: (v.copy() if hasattr(v, "copy") else v) for k, v in self.__dict__.items()})
         for code, names in unsafe.items():
+            entry = Entry(code, "declared unsafe in the project configuration")
             for name in names:
-                clone.calls[name] = Entry(code, "declared unsafe in the project configuration")
+                if name.rsplit(".", 1)[-1][:1].isupper():
+                    clone.clients[name] = ClientGroup(entry, frozenset(), any_method=True)
+                    module, _, last = name.rpartition(".")
+                    clone._short_class.setdefault((module, last), name)
+                else:
+                    clone.calls[name] = entry
+                    clone.modules[name] = entry
         clone.safe = set(safe)
         for name in clone.safe:
             clone.calls.pop(name, None)

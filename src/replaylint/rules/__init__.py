@@ -7,6 +7,7 @@ from replaylint.rules.base import Rule
 from replaylint.rules.model_call import ModelCallInWorkflow
 from replaylint.rules.network_io import NetworkCallInWorkflow
 from replaylint.rules.random_id import RandomIdInWorkflow
+from replaylint.rules.suppression import InvalidSuppression, UnusedSuppression
 from replaylint.rules.unfoldable import UnfoldableAccess
 from replaylint.rules.unreadable import UnreadableWorkflowModule
 from replaylint.rules.unsafe_helper import UnsafeHelperCall
@@ -20,6 +21,8 @@ ALL_RULES: tuple[Rule, ...] = (
     UnsafeHelperCall(),
     UnfoldableAccess(),
     UnreadableWorkflowModule(),
+    UnusedSuppression(),
+    InvalidSuppression(),
 )
 
 _BY_CODE: dict[Code, Rule] = {rule.code: rule for rule in ALL_RULES}

@@ -1,0 +1,192 @@
+"""`[tool.replaylint]`: found walking upward from the working directory, merged near-over-far
+(stopping at `root = true`), validated against the Code enum and the presets."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from replaylint.codes import Code, is_known_selector, parse_code
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+PRESET_NAMES = ("temporal", "dbos", "restate", "azure", "durabletask", "aws")
+UNSAFE_CODES = (Code.W001, Code.W002, Code.W003, Code.W004)
+
+
+class ConfigError(Exception):
+    """A configuration problem, already phrased as one line naming the file and the key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] | None = None  # None: the default exclusions
+    extend_exclude: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    frameworks: tuple[str, ...] | None = None  # None: every preset
+    markers: tuple[str, ...] = ()
+    unsafe: dict[Code, tuple[str, ...]] = field(default_factory=dict)
+    safe: tuple[str, ...] = ()
+    activity_decorators: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    root: bool = False
+    sources: tuple[str, ...] = ()  # the files the settings came from, nearest first
+    base: str = "."  # directory that per-file-ignores and exclude globs are relative to
+
+    def as_dict(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.name == "unsafe":
+                value = {code.value: list(names) for code, names in value.items()}
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = {k: list(v) for k, v in value.items()}
+            shown[item.name.replace("_", "-")] = value
+        return shown
+
+    def show(self) -> str:
+        return "\n".join(f"{key} = {json.dumps(value)}" for key, value in self.as_dict().items()) + "\n"
+
+
+# key -> (kind, field name); kinds are checked by _validate.
+_KEYS: dict[str, str] = {
+    "select": "codes",
+    "ignore": "codes",
+    "exclude": "strings",
+    "extend-exclude": "strings",
+    "per-file-ignores": "per-file",
+    "frameworks": "frameworks",
+    "markers": "identifiers",
+    "unsafe": "unsafe",
+    "safe": "strings",
+    "activity-decorators": "strings",
+    "respect-gitignore": "bool",
+    "root": "bool",
+}
+
+
+def _fail(source: str, key: str, problem: str) -> ConfigError:
+    return ConfigError(f"{source}: [tool.replaylint] {key}: {problem}")
+
+
+def _strings(source: str, key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _fail(source, key, f"expected a list of strings, got {json.dumps(value)}")
+    return tuple(value)
+
+
+def _codes(source: str, key: str, value: Any) -> tuple[str, ...]:
+    items = _strings(source, key, value)
+    for item in items:
+        if not is_known_selector(item):
+            raise _fail(source, key, f"unknown rule code {item!r}")
+    return items
+
+
+def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
+    """The table's settings as Config field values; the first problem raises ConfigError."""
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        kind = _KEYS.get(key)
+        if kind is None:
+            raise _fail(source, key, "unknown key")
+        name = key.replace("-", "_")
+        if kind == "codes":
+            values[name] = _codes(source, key, value)
+        elif kind == "strings":
+            values[name] = _strings(source, key, value)
+        elif kind == "identifiers":
+            items = _strings(source, key, value)
+            for item in items:
+                if not item.isidentifier():
+                    raise _fail(source, key, f"{item!r} is not a Python name")
+            values[name] = items
+        elif kind == "bool":
+            if not isinstance(value, bool):
+                raise _fail(source, key, f"expected true or false, got {json.dumps(value)}")
+            values[name] = value
+        elif kind == "frameworks":
+            items = _strings(source, key, value)
+            for item in items:
+                if item not in PRESET_NAMES:
+                    raise _fail(source, key, f"unknown framework {item!r} (known: {', '.join(PRESET_NAMES)})")
+            values[name] = items
+        elif kind == "per-file":
+            if not isinstance(value, dict):
+                raise _fail(source, key, "expected a table of glob = [codes]")
+            values[name] = {glob: _codes(source, f"{key}.{glob}", codes) for glob, codes in value.items()}
+        elif kind == "unsafe":
+            if not isinstance(value, dict):
+                raise _fail(source, key, "expected a table of code = [qualified names]")
+            unsafe: dict[Code, tuple[str, ...]] = {}
+            for code_text, names in value.items():
+                code = parse_code(code_text)
+                if code not in UNSAFE_CODES:
+                    raise _fail(source, f"{key}.{code_text}", "expected one of " + ", ".join(c.value for c in UNSAFE_CODES))
+                unsafe[code] = _strings(source, f"{key}.{code_text}", names)  # type: ignore[index]
+            values[name] = unsafe
+    return values
+
+
+def _read(path: Path, require_tool_table: bool) -> dict[str, Any] | None:
+    source = str(path)
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot read: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: invalid TOML: {error}") from None
+    tool = data.get("tool")
+    if isinstance(tool, dict) and "replaylint" in tool:
+        table = tool["replaylint"]
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: [tool.replaylint] must be a table")
+        return table
+    if require_tool_table or path.name == "pyproject.toml":
+        return None
+    return data  # a replaylint.toml holds the keys at its top level
+
+
+def load(path: Path) -> Config:
+    """One explicit file (`--config`)."""
+    table = _read(path, require_tool_table=False)
+    if table is None:
+        raise ConfigError(f"{path}: no [tool.replaylint] table")
+    values = _validate(str(path), table)
+    return Config(**values, sources=(str(path),), base=str(path.parent))
+
+
+def discover(start: Path | None = None) -> Config:
+    """The settings for a run started in `start`: nearest pyproject.toml first, farther ones
+    filling in the keys it does not set, until one says `root = true`."""
+    directory = (start or Path.cwd()).resolve()
+    merged: dict[str, Any] = {}
+    sources: list[str] = []
+    base: str | None = None
+    for folder in [directory, *directory.parents]:
+        candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        table = _read(candidate, require_tool_table=True)
+        if table is None:
+            continue
+        values = _validate(str(candidate), table)
+        for key, value in values.items():
+            merged.setdefault(key, value)
+        sources.append(str(candidate))
+        if base is None:
+            base = str(folder)
+        if values.get("root"):
+            break
+    return Config(**merged, sources=tuple(sources), base=base or str(directory))

@@ -1,0 +1,158 @@
+"""`# replaylint: ignore[ADK-W003] -- reason`: parsed once, applied after all findings exist.
+
+A directive on a finding's line (any line of a multi-line call) silences the codes it names
+there; on a `def`/`class` line (or one of its decorators) it covers that whole body;
+`# replaylint: file-ignore[...]` covers the module. A directive that silences nothing is
+ADK-S001; one naming an unknown code, or none, is ADK-S002. Rules never read comments.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+from typing import Callable
+
+import libcst as cst
+
+from replaylint import positions
+from replaylint.codes import RULES, Code, parse_code
+from replaylint.findings import Finding, Span
+
+_DIRECTIVE = re.compile(
+    r"#\s*replaylint\s*:\s*(?P<kind>ignore|file-ignore)\b(?:\[(?P<codes>[^\]]*)\])?",
+    re.IGNORECASE,
+)
+NEEDLE = b"replaylint"
+
+
+@dataclass
+class Directive:
+    line: int
+    column: int
+    kind: str  # "line", "block" or "file"
+    codes: list[Code] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    first: int = 0  # the lines it covers
+    last: int = 0
+    used: set[Code] = field(default_factory=set)
+
+
+def _comments(text: str) -> list[tuple[int, int, str]]:
+    found = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT and "replaylint" in token.string:
+                found.append((token.start[0], token.start[1], token.string))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return found
+
+
+def _blocks(tree: cst.Module) -> list[cst.CSTNode]:
+    """Every def and class, found by walking statements only."""
+    found: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            found.append(node)
+        body = getattr(node, "body", None)
+        if isinstance(body, cst.BaseSuite):
+            stack.extend(s for s in body.body if isinstance(s, cst.BaseCompoundStatement))
+        for extra in ("orelse", "finalbody"):
+            part = getattr(node, extra, None)
+            if part is not None and hasattr(part, "body"):
+                inner = part.body
+                if isinstance(inner, cst.BaseSuite):
+                    stack.extend(s for s in inner.body if isinstance(s, cst.BaseCompoundStatement))
+                elif isinstance(inner, (list, tuple)):
+                    stack.extend(s for s in inner if isinstance(s, cst.BaseCompoundStatement))
+        for handler in getattr(node, "handlers", ()) or ():
+            stack.extend(s for s in handler.body.body if isinstance(s, cst.BaseCompoundStatement))
+    return found
+
+
+def parse(source: bytes, tree: cst.Module) -> list[Directive]:
+    if NEEDLE not in source:
+        return []
+    text = source.decode(tree.encoding, errors="replace")
+    directives: list[Directive] = []
+    for line, column, comment in _comments(text):
+        match = _DIRECTIVE.search(comment)
+        if match is None:
+            continue
+        kind = "file" if match.group("kind").lower() == "file-ignore" else "line"
+        directive = Directive(line, column, kind, first=line, last=line)
+        for item in (match.group("codes") or "").split(","):
+            item = item.strip()
+            if not item:
+                continue
+            code = parse_code(item)
+            if code is None:
+                directive.unknown.append(item)
+            elif code not in directive.codes:
+                directive.codes.append(code)
+        directives.append(directive)
+    line_directives = [d for d in directives if d.kind == "line" and d.codes]
+    if line_directives:
+        _widen_to_blocks(tree, line_directives)
+    return directives
+
+
+def _widen_to_blocks(tree: cst.Module, directives: list[Directive]) -> None:
+    blocks = _blocks(tree)
+    if not blocks:
+        return
+    names = {block: block.name for block in blocks}  # type: ignore[attr-defined]
+    spans = positions.spans(tree, [*blocks, *names.values()])
+    by_line = {d.line: d for d in directives}
+    for block in blocks:
+        whole = spans.get(block)
+        header = spans.get(names[block])
+        if whole is None or header is None:
+            continue
+        first = whole.line - len(getattr(block, "decorators", ()))
+        for line in range(min(first, whole.line), header.line + 1):
+            directive = by_line.get(line)
+            if directive is not None:
+                directive.kind = "block"
+                directive.first, directive.last = line, whole.end_line
+
+
+def apply(
+    findings: list[Finding],
+    directives: list[Directive],
+    path: str,
+    enabled: Callable[[Code], bool],
+) -> list[Finding]:
+    """The findings left after the directives, plus ADK-S001/S002 for the directives themselves."""
+    if not directives:
+        return findings
+    kept = []
+    for finding in findings:
+        covering = next(
+            (
+                d for d in directives
+                if finding.code in d.codes
+                and (d.kind == "file" or d.first <= finding.span.line <= d.last
+                     or (d.kind == "line" and finding.span.line <= d.line <= finding.span.end_line))
+            ),
+            None,
+        )
+        if covering is None:
+            kept.append(finding)
+        else:
+            covering.used.add(finding.code)
+    for directive in directives:
+        span = Span(directive.line, directive.column, directive.line, directive.column)
+        if directive.unknown or not (directive.codes or directive.unknown):
+            named = ", ".join(directive.unknown) if directive.unknown else "no code"
+            kept.append(Finding(Code.S002, path, span, named, RULES[Code.S002].remedy))
+        unused = [c for c in directive.codes if c not in directive.used and enabled(c)]
+        if unused:
+            kept.append(
+                Finding(Code.S001, path, span, ", ".join(c.value for c in unused), RULES[Code.S001].remedy)
+            )
+    return kept
