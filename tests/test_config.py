@@ -1,0 +1,187 @@
+"""[tool.replaylint]: every key, its effect, and every kind of mistake (exit 2, one line)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from replaylint.cli import cli
+from replaylint.config import Config, ConfigError, discover, load
+
+CLOCK = "import time\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time()\n"
+
+
+@pytest.fixture()
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def write_config(root: Path, body: str) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n\n[tool.replaylint]\n" + body)
+
+
+def codes(root: Path, *args: str) -> list[tuple[str, int, str]]:
+    result = CliRunner().invoke(cli, ["check", "--format", "json", *args])
+    assert result.exit_code in (0, 1), result.output
+    return [(f["path"], f["line"], f["code"]) for f in json.loads(result.stdout)["findings"]]
+
+
+def test_defaults_without_a_table(project: Path) -> None:
+    (project / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    config = discover()
+    assert config == Config(base=str(project))
+
+
+def test_select_and_ignore(project: Path) -> None:
+    (project / "wf.py").write_text(CLOCK + "\nimport uuid\nKEY = uuid.uuid4()\n")
+    write_config(project, 'select = ["ADK-W002"]\n')
+    assert codes(project) == [("wf.py", 9, "ADK-W002")]
+    write_config(project, 'ignore = ["random-id-in-workflow"]\n')
+    assert codes(project) == [("wf.py", 6, "ADK-W003")]
+
+
+def test_exclude_and_extend_exclude(project: Path) -> None:
+    (project / "generated").mkdir()
+    (project / "generated" / "wf.py").write_text(CLOCK)
+    (project / "build").mkdir()
+    (project / "build" / "wf.py").write_text(CLOCK)
+    (project / "wf.py").write_text(CLOCK)
+    assert codes(project) == [("generated/wf.py", 6, "ADK-W003"), ("wf.py", 6, "ADK-W003")]
+    write_config(project, 'extend-exclude = ["generated"]\n')
+    assert codes(project) == [("wf.py", 6, "ADK-W003")]
+    write_config(project, 'exclude = ["generated"]\n')  # replaces the defaults: build/ is read
+    assert sorted(codes(project)) == [("build/wf.py", 6, "ADK-W003"), ("wf.py", 6, "ADK-W003")]
+
+
+def test_gitignored_files_are_skipped(project: Path) -> None:
+    (project / ".gitignore").write_text("scratch/\n*_local.py\n!keep_local.py\n")
+    (project / "scratch").mkdir()
+    (project / "scratch" / "wf.py").write_text(CLOCK)
+    (project / "wf_local.py").write_text(CLOCK)
+    (project / "keep_local.py").write_text(CLOCK)
+    assert codes(project) == [("keep_local.py", 6, "ADK-W003")]
+    write_config(project, "respect-gitignore = false\n")
+    assert len(codes(project)) == 3
+
+
+def test_per_file_ignores(project: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "wf.py").write_text(CLOCK)
+    (project / "wf.py").write_text(CLOCK)
+    write_config(project, '[tool.replaylint.per-file-ignores]\n"tests/*" = ["ADK-W003"]\n')
+    assert codes(project) == [("wf.py", 6, "ADK-W003")]
+
+
+def test_markers(project: Path) -> None:
+    (project / "wf.py").write_text("import time\nDURABLE = True\n\n\ndef run():\n    return time.time()\n")
+    assert codes(project) == []
+    write_config(project, 'markers = ["DURABLE"]\n')
+    assert codes(project) == [("wf.py", 6, "ADK-W003")]
+
+
+def test_frameworks_limits_the_presets(project: Path) -> None:
+    (project / "flow.py").write_text(
+        "import time\nfrom dbos import DBOS\n\n\n@DBOS.workflow()\ndef run():\n    return time.time()\n"
+    )
+    assert codes(project) == [("flow.py", 7, "ADK-W003")]
+    write_config(project, 'frameworks = ["temporal"]\n')
+    assert codes(project) == []
+
+
+def test_unsafe_declares_a_company_client(project: Path) -> None:
+    (project / "wf.py").write_text(
+        "from acme.llm import Gateway\nfrom acme import http\n__adk_workflow__ = True\n\n\n"
+        "def run(q):\n    answer = Gateway().complete(q)\n    return http.fetch(q), answer\n"
+    )
+    assert codes(project) == []
+    write_config(project, '[tool.replaylint.unsafe]\n"ADK-W001" = ["acme.llm.Gateway"]\n"ADK-W004" = ["acme.http"]\n')
+    assert codes(project) == [("wf.py", 7, "ADK-W001"), ("wf.py", 8, "ADK-W004")]
+
+
+def test_safe_names_stop_findings_and_propagation(project: Path) -> None:
+    (project / "wf.py").write_text(
+        "import time\n__adk_workflow__ = True\n\n\ndef audit_stamp():\n    return time.monotonic()\n\n\n"
+        "def run():\n    return audit_stamp(), time.time()\n"
+    )
+    assert codes(project) == [("wf.py", 6, "ADK-W003"), ("wf.py", 10, "ADK-W005"), ("wf.py", 10, "ADK-W003")]
+    write_config(project, 'safe = ["time.monotonic", "time.time"]\n')
+    assert codes(project) == []
+    write_config(project, 'safe = ["wf.audit_stamp"]\n')
+    assert codes(project) == [("wf.py", 6, "ADK-W003"), ("wf.py", 10, "ADK-W003")]
+
+
+def test_activity_decorators(project: Path) -> None:
+    (project / "wf.py").write_text(
+        "import time\nfrom ourlib import recorded\n__adk_workflow__ = True\n\n\n@recorded\n"
+        "def stamp():\n    return time.time()\n\n\ndef run():\n    return stamp()\n"
+    )
+    assert codes(project) == [("wf.py", 8, "ADK-W003"), ("wf.py", 12, "ADK-W005")]
+    write_config(project, 'activity-decorators = ["ourlib.recorded"]\n')
+    assert codes(project) == []
+
+
+def test_nearest_config_wins_and_root_stops(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_config(project, 'ignore = ["ADK-W003"]\nmarkers = ["FAR"]\n')
+    inner = project / "service"
+    inner.mkdir()
+    (inner / "pyproject.toml").write_text('[tool.replaylint]\nselect = ["ADK-W00"]\n')
+    monkeypatch.chdir(inner)
+    merged = discover()
+    assert merged.select == ("ADK-W00",) and merged.ignore == ("ADK-W003",) and merged.markers == ("FAR",)
+    assert merged.sources == (str(inner / "pyproject.toml"), str(project / "pyproject.toml"))
+    (inner / "pyproject.toml").write_text('[tool.replaylint]\nroot = true\nselect = ["ADK-W00"]\n')
+    assert discover().ignore == ()
+
+
+def test_explicit_config_file(project: Path) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    (project / "ci.toml").write_text('ignore = ["ADK-W003"]\n')
+    assert codes(project, "--config", "ci.toml") == []
+    assert load(project / "ci.toml").ignore == ("ADK-W003",)
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ('selct = ["ADK-W001"]\n', "[tool.replaylint] selct: unknown key"),
+        ('select = ["ADK-W999"]\n', "[tool.replaylint] select: unknown rule code 'ADK-W999'"),
+        ('ignore = "ADK-W003"\n', '[tool.replaylint] ignore: expected a list of strings, got "ADK-W003"'),
+        ('frameworks = ["celery"]\n', "[tool.replaylint] frameworks: unknown framework 'celery'"),
+        ('markers = ["not a name"]\n', "[tool.replaylint] markers: 'not a name' is not a Python name"),
+        ("respect-gitignore = 1\n", "[tool.replaylint] respect-gitignore: expected true or false, got 1"),
+        ('[tool.replaylint.unsafe]\n"ADK-W005" = ["x"]\n', "[tool.replaylint] unsafe.ADK-W005: expected one of"),
+        ('[tool.replaylint.per-file-ignores]\n"a/*" = ["nope"]\n', "per-file-ignores.a/*: unknown rule code 'nope'"),
+        ("select = [\n", "invalid TOML"),
+    ],
+)
+def test_mistakes_exit_two_with_one_line(project: Path, body: str, message: str) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    write_config(project, body)
+    result = CliRunner().invoke(cli, ["check", "wf.py"])
+    assert result.exit_code == 2
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("replaylint: error: ") and str(project / "pyproject.toml") in line
+    assert message in line
+    with pytest.raises(ConfigError):
+        discover()
+
+
+def test_missing_explicit_config(project: Path) -> None:
+    result = CliRunner().invoke(cli, ["check", "--config", "nope.toml"])
+    assert result.exit_code == 2
+    assert "nope.toml: cannot read" in result.stderr
+
+
+def test_show_config(project: Path) -> None:
+    write_config(project, 'ignore = ["ADK-W003"]\n[tool.replaylint.unsafe]\n"ADK-W004" = ["acme.http"]\n')
+    result = CliRunner().invoke(cli, ["check", "--show-config"])
+    assert result.exit_code == 0
+    lines = dict(line.split(" = ", 1) for line in result.stdout.splitlines())
+    assert json.loads(lines["ignore"]) == ["ADK-W003"]
+    assert json.loads(lines["unsafe"]) == {"ADK-W004": ["acme.http"]}
+    assert json.loads(lines["sources"]) == [str(project / "pyproject.toml")]
