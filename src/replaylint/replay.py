@@ -6,9 +6,9 @@ import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
 from replaylint.workflows import HistoryError, NonDeterminismError, RecordedHistory, assert_replays
 
@@ -35,15 +35,23 @@ def replay_paths(paths: list[str], out: TextIO, root: Path | None = None) -> int
         for given in paths or list(DEFAULT_PATHS):
             target = Path(given) if Path(given).is_absolute() else cwd / given
             if target.is_dir():
-                files = sorted((p for p in target.glob("*.json") if p.is_file()), key=lambda p: p.name)
+                files = sorted(
+                    (p for p in target.glob("*.json") if p.is_file()), key=lambda p: p.name
+                )
                 if not files:
-                    status = max(status, _report(out, ERROR, f"error {_shown(target, cwd)}: no *.json histories"))
+                    status = max(
+                        status,
+                        _report(out, ERROR, f"error {_shown(target, cwd)}: no *.json histories"),
+                    )
                 for file in files:
                     status = max(status, _replay_file(file, cwd, out))
             elif target.exists():
                 status = max(status, _replay_file(target, cwd, out))
             else:
-                status = max(status, _report(out, ERROR, f"error {_shown(target, cwd)}: no such file or directory"))
+                status = max(
+                    status,
+                    _report(out, ERROR, f"error {_shown(target, cwd)}: no such file or directory"),
+                )
     return status
 
 
@@ -51,18 +59,24 @@ def import_workflow(path: str) -> Callable[..., Any]:
     """Import ``package.module:function`` (a dotted attribute path is allowed after the colon)."""
     module_name, _, attribute = path.partition(":")
     if not module_name or not attribute:
-        raise WorkflowImportError(f"workflow path {path!r} is not of the form 'package.module:function'")
+        raise WorkflowImportError(
+            f"workflow path {path!r} is not of the form 'package.module:function'"
+        )
     if "<locals>" in attribute:
         raise WorkflowImportError(f"workflow {path!r} is a nested function and cannot be imported")
     try:
         target: Any = importlib.import_module(module_name)
-    except Exception as exc:
-        raise WorkflowImportError(f"cannot import workflow {path!r}: {type(exc).__name__}: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - any import-time failure is reported the same way
+        raise WorkflowImportError(
+            f"cannot import workflow {path!r}: {type(exc).__name__}: {exc}"
+        ) from None
     for part in attribute.split("."):
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise WorkflowImportError(f"cannot import workflow {path!r}: no attribute {part!r}") from None
+            raise WorkflowImportError(
+                f"cannot import workflow {path!r}: no attribute {part!r}"
+            ) from None
     if not callable(target):
         raise WorkflowImportError(f"workflow {path!r} is not callable")
     return target
@@ -81,7 +95,7 @@ def _replay_file(file: Path, cwd: Path, out: TextIO) -> int:
         assert_replays(workflow, history)
     except NonDeterminismError as exc:
         return _report(out, DIVERGED, f"diverged {shown}: {exc}")
-    except Exception as exc:  # a runtime bug or an unrecordable value: report it, keep going
+    except Exception as exc:  # noqa: BLE001 - report it and keep going with the other histories
         return _report(out, ERROR, f"error {shown}: {type(exc).__name__}: {exc}")
     count = len(history.commands)
     return _report(out, OK, f"ok {shown} ({count} command{'' if count == 1 else 's'})")

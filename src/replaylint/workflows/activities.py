@@ -55,7 +55,9 @@ def activity(fn: Callable[..., Any] | None = None, /, *, name: str | None = None
     if fn is None:
         return decorate
     if isinstance(fn, str):
-        raise TypeError("use @activity(name=...) to name an activity, not @activity(...) with a positional str")
+        raise TypeError(
+            "use @activity(name=...) to name an activity, not @activity(...) with a positional str"
+        )
     return decorate(fn)
 
 
@@ -68,7 +70,14 @@ def model_call_activity(call: Callable[..., Any], /, *args: Any, **kwargs: Any) 
     awaitable, otherwise the result itself.
     """
     if not callable(call):
-        raise TypeError(f"model_call_activity() takes the provider call first, got {type(call).__name__}")
+        raise TypeError(
+            f"model_call_activity() takes the provider call first, got {type(call).__name__}"
+        )
+    # Arguments bound in a partial are part of the request: changing them must show on replay.
+    while isinstance(call, functools.partial):
+        args = (*call.args, *args)
+        kwargs = {**call.keywords, **kwargs}
+        call = call.func
     name = _callable_name(call)
     if inspect.iscoroutinefunction(call):
         return _call_async("model_call", name, call, args, kwargs)
@@ -76,15 +85,16 @@ def model_call_activity(call: Callable[..., Any], /, *args: Any, **kwargs: Any) 
 
 
 def _callable_name(call: Callable[..., Any]) -> str:
-    target = call.func if isinstance(call, functools.partial) else call
     for attribute in ("__qualname__", "__name__"):
-        value = getattr(target, attribute, None)
+        value = getattr(call, attribute, None)
         if isinstance(value, str) and value:
             return value
-    return type(target).__qualname__
+    return type(call).__qualname__
 
 
-def _call_sync(kind: str, name: str, func: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+def _call_sync(
+    kind: str, name: str, func: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> Any:
     step = _begin(kind, name, args, kwargs)
     if step is None:
         return func(*args, **kwargs)

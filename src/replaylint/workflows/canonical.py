@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from replaylint.workflows.errors import UnrecordableError
 
@@ -19,7 +20,7 @@ def to_json_value(value: Any, where: str) -> Any:
     else is refused with an `UnrecordableError` naming `where` and the offending path,
     because json.dumps would silently turn int dict keys into strings or call default=.
     """
-    return _convert(value, where, "", set())
+    return _convert(value, where, "value", set())
 
 
 def _convert(value: Any, where: str, path: str, active: set[int]) -> Any:
@@ -29,13 +30,14 @@ def _convert(value: Any, where: str, path: str, active: set[int]) -> Any:
         return int(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise UnrecordableError(f"{where}: {path or 'value'} is {value!r}, which JSON cannot hold")
+            raise UnrecordableError(f"{where}: {path} is {value!r}, which JSON cannot hold")
         return float(value)
     if isinstance(value, str):
-        return str(value)
+        # str(member) of a `class Color(str, Enum)` is "Color.RED"; str.__str__ gives its value.
+        return str.__str__(value)
     if isinstance(value, (list, tuple, dict)):
         if id(value) in active:
-            raise UnrecordableError(f"{where}: {path or 'value'} contains itself")
+            raise UnrecordableError(f"{where}: {path} contains itself")
         active.add(id(value))
         try:
             if isinstance(value, dict):
@@ -43,7 +45,7 @@ def _convert(value: Any, where: str, path: str, active: set[int]) -> Any:
                 for key, item in value.items():
                     if not isinstance(key, str):
                         raise UnrecordableError(
-                            f"{where}: {path or 'value'} has a {type(key).__name__} key {key!r}; "
+                            f"{where}: {path} has a {type(key).__name__} key {key!r}; "
                             "recorded dict keys must be str"
                         )
                     out[str(key)] = _convert(item, where, f"{path}[{key!r}]", active)
@@ -52,14 +54,16 @@ def _convert(value: Any, where: str, path: str, active: set[int]) -> Any:
         finally:
             active.discard(id(value))
     raise UnrecordableError(
-        f"{where}: {path or 'value'} is not JSON-serialisable "
+        f"{where}: {path} is not JSON-serialisable "
         f"({type(value).__name__}: {shorten(repr(value))}); only {_ALLOWED} can be recorded"
     )
 
 
 def dumps(value: Any) -> str:
     """The canonical spelling of plain JSON data: sorted keys, no spaces, UTF-8 text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def make_request(args: Sequence[Any], kwargs: Mapping[str, Any], where: str) -> dict[str, Any]:

@@ -21,7 +21,9 @@ class WorkflowClock:
     def __post_init__(self) -> None:
         _require_aware(self.started_at, "WorkflowClock started_at")
         if not isinstance(self.elapsed, timedelta):
-            raise TypeError(f"WorkflowClock elapsed must be a timedelta, got {type(self.elapsed).__name__}")
+            raise TypeError(
+                f"WorkflowClock elapsed must be a timedelta, got {type(self.elapsed).__name__}"
+            )
         if self.elapsed < timedelta(0):
             raise ValueError(f"WorkflowClock elapsed must not be negative, got {self.elapsed}")
 
@@ -32,9 +34,13 @@ class WorkflowClock:
     def advanced(self, seconds: float) -> WorkflowClock:
         """A new clock `seconds` later; this one is unchanged. Time never runs backwards."""
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise TypeError(f"advanced() takes seconds as int or float, got {type(seconds).__name__}")
+            raise TypeError(
+                f"advanced() takes seconds as int or float, got {type(seconds).__name__}"
+            )
         if not math.isfinite(seconds) or seconds < 0:
-            raise ValueError(f"advanced() needs a finite, non-negative number of seconds, got {seconds!r}")
+            raise ValueError(
+                f"advanced() needs a finite, non-negative number of seconds, got {seconds!r}"
+            )
         return replace(self, elapsed=self.elapsed + timedelta(seconds=seconds))
 
 

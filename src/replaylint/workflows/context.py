@@ -26,7 +26,9 @@ class RunContext:
 
     __slots__ = ("_clock", "_ids", "_patches")
 
-    def __init__(self, *, run_id: str, started_at: datetime, patches: Patches | None = None) -> None:
+    def __init__(
+        self, *, run_id: str, started_at: datetime, patches: Patches | None = None
+    ) -> None:
         self._clock = WorkflowClock(started_at=started_at)
         self._ids = DeterministicIds(run_id=run_id)
         self._patches = patches if patches is not None else Patches()
@@ -74,7 +76,9 @@ def workflow_path(workflow: Workflow) -> str:
     module = getattr(workflow, "__module__", None)
     qualname = getattr(workflow, "__qualname__", None)
     if not isinstance(module, str) or not isinstance(qualname, str):
-        raise TypeError(f"a workflow must be a function with __module__ and __qualname__, got {workflow!r}")
+        raise TypeError(
+            f"a workflow must be a function with __module__ and __qualname__, got {workflow!r}"
+        )
     return f"{module}:{qualname}"
 
 

@@ -87,7 +87,9 @@ class RecordedHistory:
                     "request": c.request,
                     "key": c.key,
                     "result": c.result,
-                    "error": None if c.error is None else {"type": c.error.type, "message": c.error.message},
+                    "error": None
+                    if c.error is None
+                    else {"type": c.error.type, "message": c.error.message},
                 }
                 for c in self.commands
             ],
@@ -96,7 +98,12 @@ class RecordedHistory:
 
     def to_json(self) -> str:
         """Deterministic text: sorted keys, indent 2, a trailing newline (diffs stay readable)."""
-        return json.dumps(self.to_dict(), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        return (
+            json.dumps(
+                self.to_dict(), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False
+            )
+            + "\n"
+        )
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json(), encoding="utf-8", newline="\n")
@@ -115,9 +122,13 @@ class RecordedHistory:
     @classmethod
     def from_json(cls, text: str, source: str = "<history>") -> RecordedHistory:
         try:
-            data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant)
+            data = json.loads(
+                text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constant
+            )
         except json.JSONDecodeError as exc:
-            raise HistoryError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source) from None
+            raise HistoryError(
+                f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source
+            ) from None
         except ValueError as exc:  # raised by the hooks above
             raise HistoryError(f"not valid JSON: {exc}", source) from None
         return cls.from_dict(data, source=source)
@@ -179,11 +190,15 @@ class _Reader:
                 "upgrade replaylint"
             )
         if version < 1:
-            raise self.fail(f"history version {version} is not a valid version (this runtime reads version {VERSION})")
+            raise self.fail(
+                f"history version {version} is not a valid version (this runtime reads version {VERSION})"
+            )
         self.fields(data, _TOP_FIELDS, "")
         workflow = data["workflow"]
         if not isinstance(workflow, str) or not _WORKFLOW_PATH.match(workflow):
-            raise self.fail(f"field 'workflow' must be an import path like 'package.module:function', got {workflow!r}")
+            raise self.fail(
+                f"field 'workflow' must be an import path like 'package.module:function', got {workflow!r}"
+            )
         run_id = data["run_id"]
         if not isinstance(run_id, str) or not run_id:
             raise self.fail(f"field 'run_id' must be a non-empty string, got {run_id!r}")
@@ -205,17 +220,23 @@ class _Reader:
     def fields(self, data: dict[str, Any], known: tuple[str, ...], where: str) -> None:
         unknown = sorted(set(data) - set(known))
         if unknown:
-            raise self.fail(f"{where}unknown field {unknown[0]!r} (known fields: {', '.join(known)})")
+            raise self.fail(
+                f"{where}unknown field {unknown[0]!r} (known fields: {', '.join(known)})"
+            )
         missing = [name for name in known if name not in data]
         if missing:
             raise self.fail(f"{where}missing field {missing[0]!r}")
 
     def instant(self, value: Any) -> datetime:
         if not isinstance(value, str):
-            raise self.fail(f"field 'started_at' must be an ISO 8601 string, got {_json_type(value)}")
+            raise self.fail(
+                f"field 'started_at' must be an ISO 8601 string, got {_json_type(value)}"
+            )
         try:
             # Python 3.10's fromisoformat does not read a trailing "Z".
-            instant = datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
+            instant = datetime.fromisoformat(
+                value[:-1] + "+00:00" if value.endswith("Z") else value
+            )
         except ValueError:
             raise self.fail(f"field 'started_at' is not an ISO 8601 instant: {value!r}") from None
         if instant.tzinfo is None or instant.utcoffset() is None:
@@ -240,26 +261,52 @@ class _Reader:
             or not isinstance(request["args"], list)
             or not isinstance(request["kwargs"], dict)
         ):
-            raise self.fail(f"{where}field 'request' must be an object {{\"args\": [...], \"kwargs\": {{...}}}}")
+            raise self.fail(
+                f'{where}field \'request\' must be an object {{"args": [...], "kwargs": {{...}}}}'
+            )
         if not isinstance(key, str) or not _KEY.match(key):
-            raise self.fail(f"{where}field 'key' must be a 64-digit lowercase hex SHA-256, got {key!r}")
+            raise self.fail(
+                f"{where}field 'key' must be a 64-digit lowercase hex SHA-256, got {key!r}"
+            )
         if key != request_key(request):
-            raise self.fail(f"{where}field 'key' does not match the SHA-256 of its request (edited by hand?)")
+            raise self.fail(
+                f"{where}field 'key' does not match the SHA-256 of its request (edited by hand?)"
+            )
         error = self.error(item["error"], where)
         if error is not None and item["result"] is not None:
             raise self.fail(f"{where}a command with an error must have a null result")
-        if kind == "patch" and (item["result"] is not True or error is not None or request != EMPTY_REQUEST):
-            raise self.fail(f"{where}a patch command must have an empty request, result true and no error")
-        return Command(seq=seq, kind=kind, name=name, request=request, key=key, result=item["result"], error=error)
+        if kind == "patch" and (
+            item["result"] is not True or error is not None or request != EMPTY_REQUEST
+        ):
+            raise self.fail(
+                f"{where}a patch command must have an empty request, result true and no error"
+            )
+        return Command(
+            seq=seq,
+            kind=kind,
+            name=name,
+            request=request,
+            key=key,
+            result=item["result"],
+            error=error,
+        )
 
     def error(self, value: Any, where: str) -> RecordedError | None:
         if value is None:
             return None
         if not isinstance(value, dict):
-            raise self.fail(f"{where}field 'error' must be null or an object, got {_json_type(value)}")
+            raise self.fail(
+                f"{where}field 'error' must be null or an object, got {_json_type(value)}"
+            )
         self.fields(value, _ERROR_FIELDS, f"{where}error: ")
-        if not isinstance(value["type"], str) or not value["type"] or not isinstance(value["message"], str):
-            raise self.fail(f"{where}error: 'type' must be a non-empty string and 'message' a string")
+        if (
+            not isinstance(value["type"], str)
+            or not value["type"]
+            or not isinstance(value["message"], str)
+        ):
+            raise self.fail(
+                f"{where}error: 'type' must be a non-empty string and 'message' a string"
+            )
         return RecordedError(type=value["type"], message=value["message"])
 
     def ordinals(self, commands: tuple[Command, ...]) -> None:
@@ -270,10 +317,14 @@ class _Reader:
             seen.add(command.seq)
         for expected in range(len(commands)):
             if expected not in seen:
-                raise self.fail(f"missing seq {expected} (commands are numbered 0 to {len(commands) - 1})")
+                raise self.fail(
+                    f"missing seq {expected} (commands are numbered 0 to {len(commands) - 1})"
+                )
         for position, command in enumerate(commands):
             if command.seq != position:
-                raise self.fail(f"commands are out of order: position {position} holds seq {command.seq}")
+                raise self.fail(
+                    f"commands are out of order: position {position} holds seq {command.seq}"
+                )
 
 
 def _is_int(value: Any) -> bool:
@@ -294,4 +345,3 @@ def _json_type(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     return type(value).__name__
-

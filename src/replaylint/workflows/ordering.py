@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import pairwise
 from typing import Any
 
 
@@ -17,7 +18,9 @@ def stable(registry: Mapping[Any, Any] | Iterable[Any]) -> tuple[Any, ...]:
     Nothing is ever ordered silently by a fallback.
     """
     if isinstance(registry, (str, bytes)):
-        raise TypeError(f"stable() takes a mapping or an iterable of named objects, not {type(registry).__name__}")
+        raise TypeError(
+            f"stable() takes a mapping or an iterable of named objects, not {type(registry).__name__}"
+        )
     if isinstance(registry, Mapping):
         pairs = [(key, key, value) for key, value in registry.items()]
         ordered = _sort(pairs, "key")
@@ -50,10 +53,12 @@ def _sort(entries: list[tuple[Any, Any, Any]], what: str) -> list[tuple[Any, Any
         raise TypeError(f"stable() cannot order {what}s of type {types[0]}: {exc}") from None
     # sorted() does not check that `<` is a total order: sets or NaN come back in an
     # arbitrary order without complaint, so every neighbour pair is verified.
-    for (left, _, _), (right, _, _) in zip(ordered, ordered[1:]):
+    for (left, _, _), (right, _, _) in pairwise(ordered):
         if left < right:
             continue
         if left == right:
             raise ValueError(f"stable() found the duplicate {what} {left!r}")
-        raise TypeError(f"stable() cannot order {what}s {left!r} and {right!r}: they have no total order")
+        raise TypeError(
+            f"stable() cannot order {what}s {left!r} and {right!r}: they have no total order"
+        )
     return ordered

@@ -9,7 +9,13 @@ from typing import Any
 from replaylint.workflows.canonical import to_json_value
 from replaylint.workflows.context import RunContext, Workflow, run_workflow, workflow_path
 from replaylint.workflows.errors import HistoryError
-from replaylint.workflows.history import VERSION, Command, CommandRequest, RecordedHistory, patch_request
+from replaylint.workflows.history import (
+    VERSION,
+    Command,
+    CommandRequest,
+    RecordedHistory,
+    patch_request,
+)
 from replaylint.workflows.patches import Patches
 from replaylint.workflows.session import Session, Step
 
@@ -32,12 +38,16 @@ def record(
     """
     session = LiveSession()
     ctx = RunContext(
-        run_id=run_id, started_at=started_at, patches=Patches(withheld=without_patches, _session=session)
+        run_id=run_id,
+        started_at=started_at,
+        patches=Patches(withheld=without_patches, _session=session),
     )
     recorded_input = to_json_value(input, "workflow input")
     # The workflow gets the JSON form of its input, exactly what a replay will hand it.
     try:
-        outcome = run_workflow(workflow, ctx, to_json_value(recorded_input, "workflow input"), session)
+        outcome = run_workflow(
+            workflow, ctx, to_json_value(recorded_input, "workflow input"), session
+        )
     except Exception:
         if session.failure is not None:
             raise session.failure from None
@@ -76,7 +86,9 @@ class LiveSession(Session):
             return False
         req = patch_request(name)
         seq = len(self._slots)
-        self._slots.append(Command(seq=seq, kind="patch", name=name, request=req.request, key=req.key, result=True))
+        self._slots.append(
+            Command(seq=seq, kind="patch", name=name, request=req.request, key=req.key, result=True)
+        )
         return True
 
     def finished_commands(self) -> tuple[Command, ...]:

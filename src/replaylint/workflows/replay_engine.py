@@ -33,10 +33,14 @@ def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) ->
     if not isinstance(history, RecordedHistory):
         history = RecordedHistory.load(history)
     session = ReplaySession(history.commands)
-    ctx = RunContext(run_id=history.run_id, started_at=history.started_at, patches=Patches(_session=session))
+    ctx = RunContext(
+        run_id=history.run_id, started_at=history.started_at, patches=Patches(_session=session)
+    )
     try:
-        outcome = run_workflow(workflow, ctx, to_json_value(history.input, "workflow input"), session)
-    except Exception as exc:
+        outcome = run_workflow(
+            workflow, ctx, to_json_value(history.input, "workflow input"), session
+        )
+    except Exception as exc:  # noqa: BLE001 - whatever the code raised is the divergence
         failure = session.failure or exc
         if isinstance(failure, NonDeterminismError):
             raise failure from None
@@ -52,8 +56,6 @@ def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) ->
 
 class ReplaySession(Session):
     """Matches each request against the next recorded command and serves its outcome."""
-
-    replaying = True
 
     def __init__(self, commands: tuple[Command, ...]) -> None:
         super().__init__()
@@ -100,7 +102,11 @@ class ReplaySession(Session):
             reason = "key-mismatch"
         if reason is not None:
             raise self._diverge(
-                reason, index, recorded, request, f"recorded {recorded.describe()}, code requested {request.describe()}"
+                reason,
+                index,
+                recorded,
+                request,
+                f"recorded {recorded.describe()}, code requested {request.describe()}",
             )
         self.cursor += 1
         return recorded
@@ -109,7 +115,7 @@ class ReplaySession(Session):
         left = len(self.commands) - self.cursor
         if left:
             recorded = self.commands[self.cursor]
-            more = f" and {_count(left - 1)} more" if left > 1 else ""
+            more = f" and {left - 1} more" if left > 1 else ""
             raise self._diverge(
                 "missing-command",
                 self.cursor,
@@ -119,12 +125,21 @@ class ReplaySession(Session):
             )
 
     def _diverge(
-        self, reason: str, index: int, recorded: Command | None, requested: CommandRequest | None, detail: str
+        self,
+        reason: str,
+        index: int,
+        recorded: Command | None,
+        requested: CommandRequest | None,
+        detail: str,
     ) -> NonDeterminismError:
         error = NonDeterminismError(
-            f"command {index} ({reason}): {detail}", reason=reason, index=index, recorded=recorded, requested=requested
+            f"command {index} ({reason}): {detail}",
+            reason=reason,
+            index=index,
+            recorded=recorded,
+            requested=requested,
         )
-        return self.fatal(error)  # type: ignore[return-value]
+        return self.fatal(error)
 
 
 def _compare_results(recorded: Any, outcome: Any) -> None:

@@ -5,11 +5,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, TypeVar
 
-from replaylint.workflows.canonical import exception_type_name, make_request, request_key, to_json_value
-from replaylint.workflows.errors import ActivityError
+from replaylint.workflows.canonical import (
+    exception_type_name,
+    make_request,
+    request_key,
+    to_json_value,
+)
+from replaylint.workflows.errors import ActivityError, UnrecordableError
 from replaylint.workflows.history import Command, CommandRequest, RecordedError
+
+E = TypeVar("E", bound=BaseException)
 
 # Activities are plain decorated functions, so they cannot be handed the run explicitly;
 # a ContextVar (not a global) finds it, and asyncio tasks inherit it by copy.
@@ -38,20 +45,21 @@ class Session:
     workflow code swallows the exception with a broad `except`, so the run still fails.
     """
 
-    replaying = False
-
     def __init__(self) -> None:
         self.failure: BaseException | None = None
 
-    def fatal(self, exc: BaseException) -> BaseException:
+    def fatal(self, exc: E) -> E:
+        """Remember `exc` as the run's failure (the first one wins) and return it for raising."""
         if self.failure is None:
             self.failure = exc
         return exc
 
-    def request(self, kind: str, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> CommandRequest:
+    def request(
+        self, kind: str, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]
+    ) -> CommandRequest:
         try:
             request = make_request(args, kwargs, f"{kind} {name!r}")
-        except Exception as exc:
+        except UnrecordableError as exc:
             raise self.fatal(exc) from None
         return CommandRequest(kind=kind, name=name, request=request, key=request_key(request))
 
@@ -68,7 +76,9 @@ class Session:
 class Step:
     """One activity or model call in flight: replayed from `recorded`, or completed live."""
 
-    def __init__(self, session: Session, request: CommandRequest, seq: int, recorded: Command | None) -> None:
+    def __init__(
+        self, session: Session, request: CommandRequest, seq: int, recorded: Command | None
+    ) -> None:
         self.session = session
         self.request = request
         self.seq = seq
@@ -91,7 +101,7 @@ class Step:
         """Record a live result and return the JSON form the workflow would also see on replay."""
         try:
             result = to_json_value(value, f"{self.request.kind} {self.request.name!r} result")
-        except Exception as exc:
+        except UnrecordableError as exc:
             raise self.session.fatal(exc) from None
         self.session.complete(self._command(result=result))
         return to_json_value(result, "result")
@@ -101,9 +111,20 @@ class Step:
         error = RecordedError(type=exception_type_name(exc), message=str(exc))
         self.session.complete(self._command(error=error))
         return ActivityError(
-            kind=self.request.kind, name=self.request.name, type_name=error.type, message=error.message
+            kind=self.request.kind,
+            name=self.request.name,
+            type_name=error.type,
+            message=error.message,
         )
 
     def _command(self, result: Any = None, error: RecordedError | None = None) -> Command:
         r = self.request
-        return Command(seq=self.seq, kind=r.kind, name=r.name, request=r.request, key=r.key, result=result, error=error)
+        return Command(
+            seq=self.seq,
+            kind=r.kind,
+            name=r.name,
+            request=r.request,
+            key=r.key,
+            result=result,
+            error=error,
+        )

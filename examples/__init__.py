@@ -1,0 +1,1 @@
+"""Examples for replaylint: runnable workflows written with replaylint.workflows."""
