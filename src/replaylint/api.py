@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -12,15 +13,12 @@ from replaylint.config import Config
 from replaylint.discovery import python_files
 from replaylint.findings import Finding
 from replaylint.outcome import ModuleResult, Outcome, display_path
-from replaylint.prefilter import scan
+from replaylint.prefilter import import_pattern, is_candidate, scan
 
 if TYPE_CHECKING:
     from replaylint.engine import Project
 
 MARKER_NEEDLES = (b"__adk_workflow__",)
-# The frameworks' import names: a file that never mentions one cannot hold their workflow code.
-FRAMEWORK_NEEDLES = (b"temporalio", b"dbos", b"restate", b"durable_functions", b"durabletask",
-                     b"aws_durable_execution_sdk_python")
 
 
 @dataclass(frozen=True)
@@ -53,11 +51,18 @@ class ReplayReport:
         return render(self)
 
 
-def needles_for(config: Config) -> tuple[bytes, ...]:
-    from replaylint.resolve.frameworks import needles
+def needles_for(config: Config) -> tuple[tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...]]:
+    """(marker needles, (framework needle, import pattern) pairs) for the prefilter."""
+    from replaylint.resolve.frameworks import PRESETS
 
-    markers = tuple(m.encode() for m in config.markers)
-    return MARKER_NEEDLES + markers + needles(config.frameworks)
+    markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
+    presets = PRESETS.values() if config.frameworks is None else [PRESETS[n] for n in config.frameworks]
+    imports = []
+    for preset in presets:
+        pattern = import_pattern(preset.packages)
+        if pattern is not None:
+            imports.append((preset.packages[0].split(".")[-1].encode(), pattern))
+    return markers, tuple(imports)
 
 
 def run(
@@ -72,7 +77,7 @@ def run(
     tree with no workflow module costs a walk and a read per file.
     """
     config = config or Config()
-    needles = needles_for(config)
+    needles, imports = needles_for(config)
     exclude = (config.exclude or ()) + config.extend_exclude
     files, errors = (
         python_files(
@@ -85,12 +90,12 @@ def run(
         if paths
         else ([], [])
     )
-    count, found, unreadable = scan(files, needles)
+    count, found, unreadable = scan(files, needles, imports)
     candidates = [(path, display_path(path), data) for path, data in found]
     if stdin is not None:
         count += 1
         name, data = stdin
-        if any(needle in data for needle in needles):
+        if is_candidate(data, needles, imports):
             candidates.append((name, name.replace(os.sep, "/"), data))
     if candidates:
         from replaylint.engine import check_candidates, project_for

@@ -26,7 +26,7 @@ _NEVER = re.compile(r"(?!)")
 class Preset:
     name: str
     title: str
-    packages: tuple[str, ...]  # import names: the prefilter's needles and the annotation roots
+    packages: tuple[str, ...]  # import names: what the prefilter looks for, and annotation roots
     workflow_classes: re.Pattern[str] = _NEVER  # class decorators: every method is replayed
     workflow_functions: re.Pattern[str] = _NEVER  # function decorators: the body is replayed
     workflow_registrars: re.Pattern[str] = _NEVER  # calls whose function argument is replayed
@@ -176,16 +176,6 @@ AWS = Preset(
 )
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (TEMPORAL, DBOS, RESTATE, AZURE, DURABLETASK, AWS)}
-
-
-def needles(names: tuple[str, ...] | None = None) -> tuple[bytes, ...]:
-    """Bytes whose presence makes a file worth a parse: the frameworks' import names."""
-    chosen = PRESETS.values() if names is None else [PRESETS[n] for n in names]
-    found: list[bytes] = []
-    for preset in chosen:
-        for package in preset.packages:
-            found.append(package.split(".")[-1].encode())
-    return tuple(dict.fromkeys(found))
 
 
 def _match(pattern: re.Pattern[str], path: str) -> bool:
