@@ -469,6 +469,14 @@ class Evaluator:
                 info.activity = "recorded"
         if info.cls is not None and info.cls.workflow is not None:
             self._entry(info, info.cls.workflow)
+        if info.entry is None and info.activity is None:
+            # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it.
+            for value in params.values():
+                if isinstance(value, Ext) and value.path.endswith("()"):
+                    preset = self.frameworks.context_parameter(value.path[:-2])
+                    if preset is not None:
+                        self._entry(info, preset.name)
+                        break
         info.exempt = self.exempt or info.activity is not None
         self.scope.names[node.name.value] = Func(info)
         governed = self.governed and not info.exempt

@@ -215,6 +215,10 @@ class Frameworks:
     def recorded_registrar(self, path: str) -> Preset | None:
         return next((p for p in self.presets if _match(p.recorded_registrars, path)), None)
 
+    def context_parameter(self, path: str) -> Preset | None:
+        """The preset whose run context a parameter annotation names (`ctx: OrchestrationContext`)."""
+        return next((p for p in self.presets if _match(p.context_types, path)), None)
+
     def recorder(self, path: str) -> bool:
         return any(_match(p.recorders, path) for p in self.presets)
 
