@@ -62,13 +62,7 @@ def spans(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode,
     line, column, index = 1, 0, 0
     for target in wanted_indices:
         while index < target:
-            token = tokens[index]
-            newlines = token.count("\n")
-            if newlines:
-                line += newlines
-                column = len(token) - token.rfind("\n") - 1
-            else:
-                column += len(token)
+            line, column = _advance(tokens[index], line, column)
             index += 1
         positions[target] = (line, column)
     result: dict[cst.CSTNode, Span] = {}
@@ -83,12 +77,14 @@ def spans(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode,
 def _skip_leading(tokens: list[str], index: int, line: int, column: int) -> tuple[int, int]:
     """Nodes marked before their own code generation may start with whitespace tokens."""
     while index < len(tokens) and tokens[index].strip() == "":
-        token = tokens[index]
-        newlines = token.count("\n")
-        if newlines:
-            line += newlines
-            column = len(token) - token.rfind("\n") - 1
-        else:
-            column += len(token)
+        line, column = _advance(tokens[index], line, column)
         index += 1
     return line, column
+
+
+def _advance(token: str, line: int, column: int) -> tuple[int, int]:
+    """The position just after `token`, written at (line, column)."""
+    newlines = token.count("\n")
+    if newlines:
+        return line + newlines, len(token) - token.rfind("\n") - 1
+    return line, column + len(token)
