@@ -41,13 +41,14 @@ class UnsafeHelpers:
         queue: deque[FunctionInfo] = deque()
         for info in functions:
             for call in info.calls:
-                callers.setdefault(id(call.target), []).append((info, call))
+                if not call.dead:
+                    callers.setdefault(id(call.target), []).append((info, call))
             if self._blocked(info):
                 continue
             allowed = safe_paths(info.module) if safe_paths is not None else frozenset()
             for hit in info.hits:
                 # ADK-W006 is unproven, not unsafe: it is reported where it is, not propagated.
-                if hit.code is Code.W006 or hit.path in allowed:
+                if hit.code is Code.W006 or hit.dead or hit.path in allowed:
                     continue
                 self._chains[id(info)] = [Step(info.module, hit.node, hit.call)]
                 queue.append(info)

@@ -154,7 +154,7 @@ class Catalog:
         if path in self.module_exceptions:
             return None
         last = path.rsplit(".", 1)[-1]
-        if last.endswith(_NOT_OPERATIONS) or last.isupper() or last.startswith("_"):
+        if last.endswith(_NOT_OPERATIONS) or last.startswith("_"):
             return None
         dot = path.rfind(".")
         while dot > 0:
@@ -217,6 +217,8 @@ class Catalog:
             return None
         if path in self.factories or self.client_class(path) is not None:
             return None
+        if path.rsplit(".", 1)[-1].isupper():
+            return None  # a constant handed on (socket.AF_INET), not an operation
         return self._module_entry(path)
 
 

@@ -38,6 +38,7 @@ from replaylint.resolve.values import (
     Namespace,
     Obj,
     Seq,
+    Super,
     Value,
 )
 from replaylint.resolve.workflows import is_main_guard, type_checking_name
@@ -106,6 +107,8 @@ class Evaluator:
         self.cls: ClassInfo | None = None
         self.pending: list[tuple[FunctionInfo, Scope, dict[str, Value], bool]] = []
         self.recording = False  # evaluating the arguments of a recorder (ctx.run, execute_activity)
+        self.dead = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
+        self.method_of: ClassInfo | None = None  # the class whose method body is being walked
         self._stmt: dict[type, Callable[[cst.CSTNode], None]] = {
             cst.SimpleStatementLine: self._simple_line,
             cst.SimpleStatementSuite: self._simple_line,
@@ -174,17 +177,17 @@ class Evaluator:
     # ------------------------------------------------------------------ recording
 
     def _hit(self, code: Code, node: cst.CSTNode, call: str, reason: str, path: str = "") -> None:
-        self.func.hits.append(Hit(code, node, call, reason, self.governed, path))
+        self.func.hits.append(Hit(code, node, call, reason, self.governed, path, self.dead))
 
     def _unfoldable(self, node: cst.CSTNode) -> None:
         text = self.m.tree.code_for_node(node).strip()
         text = " ".join(text.split())
         if len(text) > 60:
             text = text[:57] + "..."
-        self.func.hits.append(Hit(Code.W006, node, text, "cannot be folded", self.governed))
+        self.func.hits.append(Hit(Code.W006, node, text, "cannot be folded", self.governed, "", self.dead))
 
     def _helper(self, info: FunctionInfo, node: cst.CSTNode, call: str, reported: bool = True) -> None:
-        self.func.calls.append(HelperCall(info, node, call, self.governed, reported))
+        self.func.calls.append(HelperCall(info, node, call, self.governed, reported, self.dead))
 
     # ------------------------------------------------------------------ statements
 
@@ -220,6 +223,8 @@ class Evaluator:
     def _return(self, node: cst.Return) -> None:
         if node.value is not None:
             value = self.eval(node.value)
+            if isinstance(value, Func):
+                self._drop_implicit(value.info)  # handed back: it runs where the caller calls it
             if self.func.returns is UNKNOWN and isinstance(value, (Ext, Obj, Func)):
                 self.func.returns = value
 
@@ -254,6 +259,7 @@ class Evaluator:
             if isinstance(value, Func) and value.info.name == "<lambda>":
                 value.info.name = name
                 value.info.qualname = value.info.qualname.replace("<lambda>", name)
+                self._drop_implicit(value.info)  # bound to a name: it runs where it is called
             scope = self.module_scope if name in self.scope.globals_ else self.scope
             scope.names[name] = value
         elif isinstance(target, cst.Attribute):
@@ -282,14 +288,14 @@ class Evaluator:
             self.eval(target)
 
     def _if(self, node: cst.If) -> None:
-        if type_checking_name(node.test) is not None or is_main_guard(node.test):
+        if self._is_type_checking(node.test) or is_main_guard(node.test):
             # Never run on the workflow path: `if TYPE_CHECKING:` only binds names for
             # annotations (walked so `client: "OpenAI"` still resolves), `__main__` only runs
             # when the file is a script.
-            saved = self.governed, self.exempt
-            self.governed, self.exempt = False, True
+            saved = self.governed, self.exempt, self.dead
+            self.governed, self.exempt, self.dead = False, True, True
             self._suite(node.body)
-            self.governed, self.exempt = saved
+            self.governed, self.exempt, self.dead = saved
             if node.orelse is not None:
                 self.stmt(node.orelse)
             return
@@ -302,9 +308,14 @@ class Evaluator:
             else:
                 self._suite(orelse.body)
 
+    def _is_type_checking(self, test: cst.BaseExpression) -> bool:
+        if type_checking_name(test) is not None:
+            return True
+        value = self._peek(test)
+        return isinstance(value, Ext) and value.path.endswith(".TYPE_CHECKING")
+
     def _for(self, node: cst.For) -> None:
-        self.eval(node.iter)
-        self._bind(node.target, UNKNOWN)
+        self._bind(node.target, _element(self.eval(node.iter)))
         self._suite(node.body)
         if node.orelse is not None:
             self._suite(node.orelse.body)
@@ -498,6 +509,9 @@ class Evaluator:
         self.pending.append((info, self.scope, params, self.governed))
         return Func(info)
 
+    def _drop_implicit(self, info: FunctionInfo) -> None:
+        self.func.calls = [c for c in self.func.calls if c.reported or c.target is not info]
+
     def _entry(self, info: FunctionInfo, framework: str) -> None:
         info.entry = framework
         if framework not in self.m.frameworks:
@@ -506,7 +520,7 @@ class Evaluator:
     def _function_body(
         self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
     ) -> None:
-        saved = (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls)
+        saved = (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead)
         body_scope = Scope(scope)
         body_scope.names.update(params)
         node = info.node
@@ -521,11 +535,13 @@ class Evaluator:
         self.scope = self.fscope = body_scope
         self.func, self.governed, self.exempt = info, governed, info.exempt
         self.cls = None
+        self.method_of = info.cls
+        self.dead = False
         if isinstance(node, cst.Lambda):
             info.returns = self.eval(node.body)
         elif isinstance(node, cst.FunctionDef):
             self._suite(node.body)
-        self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls = saved
+        self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead = saved
 
     def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
         """An unannotated run-context parameter of a framework entry is that framework's context."""
@@ -648,7 +664,12 @@ class Evaluator:
         return self._lookup(node.value)
 
     def _attribute(self, node: cst.Attribute) -> Value:
-        return self.attr(self.eval(node.value), node.attr.value)
+        value = self.attr(self.eval(node.value), node.attr.value)
+        if isinstance(value, Func) and value.bound and _is_property(value.info):
+            # `self.now` on a @property runs its body: a call in disguise.
+            self._helper(value.info, node, folds.written(node) or value.info.name)
+            return value.info.returns
+        return value
 
     def attr(self, value: Value, name: str) -> Value:
         if isinstance(value, Ext):
@@ -663,6 +684,16 @@ class Evaluator:
                 return found
             sub = self.project.resolve_module(f"{value.info.name}.{name}", 0, self.m)
             return LocalModule(sub) if sub is not None else UNKNOWN
+        if isinstance(value, Super):
+            for base in value.info.local_bases:
+                found = base.lookup(name, instance=True)
+                if isinstance(found, Func):
+                    return Func(found.info, bound=True)
+                if found is not None:
+                    return found
+            for base in value.info.external_bases:
+                return Ext(f"{base}().{name}") if self.catalog.client_class(base) else UNKNOWN
+            return UNKNOWN
         if isinstance(value, (Obj, Class)):
             if name == "__dict__":
                 return Namespace(value)
@@ -702,8 +733,9 @@ class Evaluator:
         if isinstance(node.operator, cst.BitOr):
             # A LangChain pipeline (`prompt | llm | parser`) runs the model when invoked.
             for side in (left, right):
-                if isinstance(side, Ext) and _is_instance(side):
-                    return side
+                if isinstance(side, Ext) and "()" in side.path:
+                    if self.catalog.client_class(side.path[: side.path.rfind("()")]) is not None:
+                        return side
         return folds.binary(node.operator, left, right)
 
     def _unary(self, node: cst.UnaryOperation) -> Value:
@@ -742,8 +774,7 @@ class Evaluator:
         self.scope = Scope(saved)
         clause = node.for_in  # type: ignore[attr-defined]
         while clause is not None:
-            self.eval(clause.iter)
-            self._bind(clause.target, UNKNOWN)
+            self._bind(clause.target, _element(self.eval(clause.iter)))
             for condition in clause.ifs:
                 self.eval(condition.test)
             clause = clause.inner_for_in
@@ -824,6 +855,11 @@ class Evaluator:
                 return folds.str_method(text, method, args)
             callee = self.attr(owner, method)
         else:
+            if isinstance(func, cst.Name) and self.scope.lookup(func.value) is None:
+                if func.value == "super" and self.method_of is not None:
+                    return Super(self.method_of)
+                if func.value in ("staticmethod", "classmethod") and len(node.args) == 1:
+                    return self.eval(node.args[0].value)
             callee = self.eval(func)
         path = callee.path if isinstance(callee, Ext) else ""
         recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
@@ -911,6 +947,8 @@ class Evaluator:
             init = callee.info.lookup("__init__", instance=False)
             if isinstance(init, Func):
                 self._helper(init.info, node, written or callee.info.name)
+            else:
+                self._inherited_constructor(callee.info, node, written, cargs)
             if base is not None:
                 return Ext(base + "()")
             return Obj(callee.info)
@@ -919,6 +957,14 @@ class Evaluator:
             if isinstance(method, Func):
                 self._helper(method.info, node, written or callee.info.name)
         return UNKNOWN
+
+    def _inherited_constructor(self, info: ClassInfo, node: cst.Call, written: str | None, cargs: CallArgs) -> None:
+        """`class Dice(random.Random): ...; Dice()`: the base's constructor runs, unseeded."""
+        for base in info.external_bases:
+            entry, _ = self.catalog.classify_call(base, cargs)
+            if entry is not None:
+                self._hit(entry.code, node, written or info.name, entry.reason, base)
+                return
 
     def _getattr(self, node: cst.Call, args: list[Value]) -> Value:
         if len(args) < 2:
@@ -932,20 +978,43 @@ class Evaluator:
 
     def _dynamic_import(self, node: cst.Call, path: str, args: list[Value]) -> Value:
         name = folds.str_const(args[0]) if args else None
+        keywords = {
+            arg.keyword.value: value for arg, value in zip(node.args, args) if arg.keyword is not None
+        }
+        package = keywords.get("package") or (args[1] if len(args) > 1 and path == "importlib.import_module" else None)
+        if name is not None and name.startswith(".") and path == "importlib.import_module":
+            base = folds.str_const(package) if package is not None else None
+            name = f"{base}{name}" if base else None
         if name is None:
             self.m.imports.append(ImportEdge("", node, dynamic=True))
             self._unfoldable(node)
             return UNKNOWN
         self.m.imports.append(ImportEdge(name, node, self.project.resolve_module(name, 0, self.m)))
         # __import__("a.b") returns the top package unless a fromlist is given.
-        top_only = path != "importlib.import_module" and not (
-            len(args) >= 4 and not (isinstance(args[3], Const) and not args[3].value)
+        fromlist = keywords.get("fromlist") or (args[3] if len(args) >= 4 and node.args[3].keyword is None else None)
+        top_only = path != "importlib.import_module" and (
+            fromlist is None or (isinstance(fromlist, Const) and not fromlist.value)
+            or (isinstance(fromlist, Seq) and not fromlist.items)
         )
         return self._module_value(name, node, top_only=top_only)
 
 
 def _nothing(node: cst.CSTNode) -> None:
     return None
+
+
+def _is_property(info: FunctionInfo) -> bool:
+    return any(d.rsplit(".", 1)[-1] in ("property", "cached_property") for d in info.decorators)
+
+
+def _element(iterable: Value) -> Value:
+    """What a loop over a literal binds: `for clock in (time.time, time.monotonic)` binds a root.
+    The first element the guard knows stands for all of them (a may-analysis)."""
+    if isinstance(iterable, Seq):
+        for item in iterable.items:
+            if isinstance(item, (Ext, Func, Class, Obj)):
+                return item
+    return UNKNOWN
 
 
 def _is_instance(value: Value) -> bool:

@@ -25,6 +25,7 @@ class Hit:
     reason: str
     governed: bool  # not inside an exempt region (an activity body, a __main__ block)
     path: str = ""  # the resolved qualified name of the root
+    dead: bool = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`: never replayed
 
 
 @dataclass(eq=False)
@@ -36,6 +37,7 @@ class HelperCall:
     call: str
     governed: bool
     reported: bool = True  # False for implicit edges such as an inline lambda
+    dead: bool = False  # made under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
 
 
 @dataclass(eq=False)

@@ -111,3 +111,12 @@ class ModuleTable(Value):
 
 
 MODULE_TABLE = ModuleTable()
+
+
+class Super(Value):
+    """`super()` inside a method: attribute lookups start at the class's bases."""
+
+    __slots__ = ("info",)
+
+    def __init__(self, info: "ClassInfo") -> None:
+        self.info = info
