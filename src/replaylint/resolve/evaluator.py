@@ -34,6 +34,7 @@ from replaylint.resolve.values import (
     Ext,
     Func,
     LocalModule,
+    Mapping,
     ModuleTable,
     Namespace,
     Obj,
@@ -159,6 +160,7 @@ class Evaluator:
             cst.DictComp: self._comprehension,
             cst.NamedExpr: self._named_expr,
             cst.UnaryOperation: self._unary,
+            cst.Dict: self._dict,
         }
 
     # ------------------------------------------------------------------ driver
@@ -763,6 +765,22 @@ class Evaluator:
             items.append(UNKNOWN if isinstance(element, cst.StarredElement) else value)
         return Seq(tuple(items))
 
+    def _dict(self, node: cst.Dict) -> Value:
+        items: dict[object, Value] = {}
+        known = True
+        for element in node.elements:
+            if isinstance(element, cst.DictElement):
+                key = self.eval(element.key)
+                value = self.eval(element.value)
+                if isinstance(key, Const):
+                    items[key.value] = value
+                else:
+                    known = False
+            else:
+                self.eval(element.value)
+                known = False
+        return Mapping(items) if known else UNKNOWN
+
     def _named_expr(self, node: cst.NamedExpr) -> Value:
         value = self.eval(node.value)
         if isinstance(node.target, cst.Name):
@@ -805,6 +823,9 @@ class Evaluator:
         text = folds.str_const(base)
         if text is not None:
             return folds.subscript(text, parts, is_slice)
+        if isinstance(base, Mapping) and not is_slice:
+            key = parts[0]
+            return base.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
         if isinstance(base, Seq) and not is_slice:
             index = parts[0]
             if isinstance(index, Const) and isinstance(index.value, int):
@@ -849,6 +870,10 @@ class Evaluator:
             if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:
                 args = [self.eval(arg.value) for arg in node.args]
                 return self._index_namespace(owner, args[0] if args else UNKNOWN, node)
+            if isinstance(owner, Mapping) and method == "get":
+                args = [self.eval(arg.value) for arg in node.args]
+                key = args[0] if args else UNKNOWN
+                return owner.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
             text = folds.str_const(owner)
             if text is not None:
                 args = [self.eval(arg.value) for arg in node.args]

@@ -60,6 +60,15 @@ class Seq(Value):
         self.items = items
 
 
+class Mapping(Value):
+    """A dict literal with constant keys, so `CLOCKS["wall"]()` folds to what it holds."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: dict[object, Value]) -> None:
+        self.items = items
+
+
 class Func(Value):
     """A function, method or lambda of the checked code; `bound` when reached through an instance."""
 

@@ -47,3 +47,13 @@ def run(url, x):
     chain = ChatPromptTemplate.from_template("{x}") | ChatOpenAI()
     answer = chain.invoke({"x": x})  # expect: ADK-W001
     return stamps, opener, again, dice, seeded, answer
+
+
+CLOCKS = {"wall": time.time, "cpu": time.process_time}
+
+
+def from_a_table(kind):
+    a = CLOCKS["wall"]()  # expect: ADK-W003
+    b = CLOCKS.get("cpu")()  # expect: ADK-W003
+    c = CLOCKS[kind]
+    return a, b, c
