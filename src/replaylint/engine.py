@@ -249,10 +249,18 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         if module.is_workflow and module not in workflow_modules:
             workflow_modules.append(module)
     functions = [f for m in project.modules.values() if m is not None for f in m.functions]
-    helpers = UnsafeHelpers(functions, project.safe, project.safe_paths)
+    # A framework's safe APIs are safe in everything its workflow code reaches, helper modules
+    # included, so helper chains are computed once per set of frameworks in force.
+    chains: dict[frozenset[str], UnsafeHelpers] = {}
     raw = []
     per_module: dict[int, int] = {}
     for module in workflow_modules:
+        allowed = project.safe_paths(module)
+        helpers = chains.get(allowed)
+        if helpers is None:
+            helpers = chains[allowed] = UnsafeHelpers(
+                functions, project.safe, lambda m, extra=allowed: extra | project.safe_paths(m)
+            )
         found = project.findings_for(module, helpers)
         per_module[id(module)] = len(found)
         raw.extend(found)

@@ -50,12 +50,19 @@ TEMPORAL = Preset(
         r"temporalio\.workflow\.(execute|start)_(local_)?activity(_method|_class)?",
         r"temporalio\.workflow\.(execute|start)_child_workflow",
         r"temporalio\.workflow\.(execute|start)_update_with_start_workflow",
+        # Agent integrations hand an activity to the model as a tool: it runs as an activity.
+        r"temporalio\.contrib\.(?:\w+\.)*(activity_as_tool|activity_tool|nexus_operation_as_tool)",
     ),
     # Inside a workflow asyncio's timers are Temporal's durable timers and the event loop's
     # clock is workflow time (temporalio README, "Asyncio and Determinism").
     safe=frozenset(
         {"asyncio.sleep", "asyncio.get_running_loop().time", "asyncio.get_event_loop().time",
-         "asyncio.get_running_loop().call_later", "asyncio.get_event_loop().call_later"}
+         "asyncio.get_running_loop().call_later", "asyncio.get_event_loop().call_later",
+         # Temporal's agent integrations (temporalio.contrib.openai_agents, google_adk_agents)
+         # run these inside a workflow with every model call turned into an activity.
+         "agents.Runner.run", "agents.Runner.run_sync", "agents.Runner.run_streamed",
+         "google.adk.runners.Runner().run_async", "google.adk.runners.Runner().run",
+         "google.adk.runners.InMemoryRunner().run_async", "google.adk.runners.InMemoryRunner().run"}
     ),
     remedies={
         Code.W001: "call the model from an activity run with workflow.execute_activity, which records its result",
