@@ -259,7 +259,10 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         helpers = chains.get(allowed)
         if helpers is None:
             helpers = chains[allowed] = UnsafeHelpers(
-                functions, project.safe, lambda m, extra=allowed: extra | project.safe_paths(m)
+                functions,
+                project.safe,
+                lambda m, extra=allowed: extra | project.safe_paths(m),
+                frozenset(p.name for p in project.frameworks.presets if p.child_workflows),
             )
         found = project.findings_for(module, helpers)
         per_module[id(module)] = len(found)

@@ -33,8 +33,11 @@ class UnsafeHelpers:
         functions: Iterable[FunctionInfo],
         safe: frozenset[str] = frozenset(),
         safe_paths: Callable[[ModuleInfo], frozenset[str]] | None = None,
+        child_workflow_frameworks: frozenset[str] = frozenset(),
     ) -> None:
         self._chains: dict[int, list[Step]] = {}
+        # In DBOS a workflow called from a workflow runs as a checkpointed child workflow.
+        self._children = child_workflow_frameworks
         self._safe = safe
         functions = list(functions)
         callers: dict[int, list[tuple[FunctionInfo, object]]] = {}
@@ -67,7 +70,7 @@ class UnsafeHelpers:
     def _blocked(self, info: FunctionInfo) -> bool:
         # A recorded activity is served from history on replay, so whatever it does is fine;
         # names declared safe in the configuration stop propagation the same way.
-        if info.activity == "recorded":
+        if info.activity == "recorded" or (info.entry is not None and info.entry in self._children):
             return True
         return bool(self._safe) and f"{info.module.name}.{info.qualname}" in self._safe
 

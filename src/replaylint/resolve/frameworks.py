@@ -37,6 +37,7 @@ class Preset:
     context_param: int | None = None  # position of an unannotated context parameter
     context_type: str = ""  # what that parameter is bound to
     safe: frozenset[str] = frozenset()  # catalog roots that this framework makes deterministic
+    child_workflows: bool = False  # a workflow calling another directly starts a recorded child
     remedies: dict[Code, str] = field(default_factory=dict)
 
 
@@ -83,8 +84,12 @@ DBOS = Preset(
         r"dbos\.(?:\w+\.)*\w*Datasource\(\)\.transaction",
     ),
     recorders=_any(
-        r"dbos\.(?:_dbos\.)?DBOS\.(run_step|run_step_async|start_workflow|start_workflow_async)",
+        r"dbos\.(?:_dbos\.)?DBOS\.(run_step|run_step_async|start_workflow|start_workflow_async"
+        r"|enqueue_workflow|enqueue_workflow_async)",
+        r"dbos\.(?:\w+\.)*Queue\(\)\.(enqueue|enqueue_async)",
+        r"dbos\.(?:\w+\.)*Debouncer\.create",
     ),
+    child_workflows=True,
     remedies={
         Code.W001: "move the model call into a @DBOS.step(), whose result DBOS checkpoints",
         Code.W002: "draw the value inside a @DBOS.step(), whose result DBOS checkpoints",
@@ -101,7 +106,10 @@ RESTATE = Preset(
     workflow_functions=_any(
         r"restate\.(?:\w+\.)*(Service|VirtualObject|Workflow)\(\)\.(handler|main)",
     ),
-    recorders=_any(r"restate\.(?:\w+\.)*\w*Context\(\)\.(run|run_typed)"),
+    recorders=_any(
+        r"restate\.(?:\w+\.)*\w*Context\(\)\.(run|run_typed"
+        r"|(service|object|workflow|generic)_(call|send))",
+    ),
     context_types=_any(r"restate\.(?:\w+\.)*\w*Context"),
     context_param=0,
     context_type="restate.Context",
