@@ -6,6 +6,7 @@ import ast
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -38,7 +39,40 @@ class ParseFailure(Exception):
         self.column = column
 
 
+# LibCST's parser slows down sharply on very long single expressions, and overflows its stack on
+# the longest; CPython refuses those anyway. Files with a line this long are pre-checked with
+# CPython's parser so that what cannot be compiled is reported at once.
+_LONG_LINE = 10_000
+_DEFAULT_RECURSION_LIMIT = 1_000
+
+
+def _has_long_line(source: bytes) -> bool:
+    if len(source) <= _LONG_LINE:
+        return False
+    start = 0
+    while True:
+        end = source.find(b"\n", start)
+        if end == -1:
+            return len(source) - start > _LONG_LINE
+        if end - start > _LONG_LINE:
+            return True
+        start = end + 1
+
+
 def parse(source: bytes) -> cst.Module:
+    if _has_long_line(source):
+        # At the interpreter's default recursion limit, as a worker importing the module would be.
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(_DEFAULT_RECURSION_LIMIT)
+        try:
+            ast.parse(source)
+        except (SyntaxError, ValueError) as error:
+            line = getattr(error, "lineno", None) or 1
+            raise ParseFailure(f"syntax error: {getattr(error, 'msg', error)} (line {line})", line) from None
+        except (RecursionError, MemoryError):
+            raise ParseFailure("too deeply nested for Python to compile", 1) from None
+        finally:
+            sys.setrecursionlimit(limit)
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -102,6 +136,12 @@ class Project:
         Evaluator(self, info, self.catalog).run()
         log.debug("%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked)
         return info
+
+    def forget(self, path: Path) -> None:
+        """Drop a module whose walk failed, so nothing half-read is reported or followed."""
+        key = path.resolve() if path.exists() else path
+        if key in self.modules:
+            self.modules[key] = None
 
     def _module_name(self, path: Path) -> str:
         parts = [path.stem] if path.stem != "__init__" else []
@@ -235,7 +275,42 @@ def project_for(config: Config) -> Project:
 
 
 def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Project) -> Outcome:
-    """Parse and check files that passed the prefilter: (path, display name, bytes) each."""
+    """Parse and check files that passed the prefilter: (path, display name, bytes) each.
+
+    The work runs on a thread with a large stack and a raised recursion limit: generated code
+    (hundreds of `elif`s, long operator chains) is valid Python that a recursive walk and LibCST's
+    code generation must be able to follow.
+    """
+    result: list[Outcome] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(_check_candidates(list(candidates), project))
+        except BaseException as error:  # re-raised on the calling thread
+            errors.append(error)
+
+    previous_limit = sys.getrecursionlimit()
+    previous_stack = threading.stack_size()
+    try:
+        threading.stack_size(_STACK_BYTES)
+        sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
+        worker = threading.Thread(target=work, name="replaylint-check")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(previous_stack)
+        sys.setrecursionlimit(previous_limit)
+    if errors:
+        raise errors[0]
+    return result[0]
+
+
+_STACK_BYTES = 512 * 1024 * 1024  # reserved address space; only the pages used are touched
+_RECURSION_LIMIT = 60_000
+
+
+def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project) -> Outcome:
     outcome = Outcome()
     workflow_modules: list[ModuleInfo] = []
     failures: list[Finding] = []
@@ -245,6 +320,13 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         except ParseFailure as failure:
             span = Span(failure.line, failure.column, failure.line, failure.column)
             failures.append(Finding(Code.E001, display, span, failure.reason, RULES[Code.E001].remedy))
+            continue
+        except RecursionError:
+            # Deeper than even the enlarged stack allows: report it, check the other files.
+            project.forget(Path(path))
+            span = Span(1, 0, 1, 0)
+            reason = "too deeply nested to check"
+            failures.append(Finding(Code.E001, display, span, reason, RULES[Code.E001].remedy))
             continue
         if module.is_workflow and module not in workflow_modules:
             workflow_modules.append(module)
@@ -267,7 +349,10 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         found = project.findings_for(module, helpers)
         per_module[id(module)] = len(found)
         raw.extend(found)
-    outcome.findings = _materialize(raw, project) + failures
+    try:
+        outcome.findings = _materialize(raw, project) + failures
+    except RecursionError:
+        outcome.findings = _materialize_per_module(raw, project) + failures
     for module in workflow_modules:
         directives = suppressions.parse(module.source, module.tree)
         if directives:
@@ -275,6 +360,24 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         coverage = classify(module, per_module[id(module)] > 0)
         outcome.modules.append(ModuleResult(module.display, coverage.coverage, coverage.identity))
     return outcome
+
+
+def _materialize_per_module(raw: list, project: Project) -> list[Finding]:
+    """Positions module by module, so one module too deep for code generation loses only its own."""
+    findings: list[Finding] = []
+    by_module: dict[int, list] = {}
+    for item in raw:
+        by_module.setdefault(id(item[1]), []).append(item)
+    for items in by_module.values():
+        try:
+            findings.extend(_materialize(items, project))
+        except RecursionError:
+            module = items[0][1]
+            span = Span(1, 0, 1, 0)
+            findings.append(
+                Finding(Code.E001, module.display, span, "too deeply nested to locate findings", RULES[Code.E001].remedy)
+            )
+    return findings
 
 
 def _materialize(raw: list, project: Project) -> list[Finding]:

@@ -21,6 +21,9 @@ class Step:
     call: str
 
 
+MAX_HOPS = 12
+
+
 class UnsafeHelpers:
     """Propagates unsafety backwards from functions with a direct root to everything calling them.
 
@@ -35,7 +38,9 @@ class UnsafeHelpers:
         safe_paths: Callable[[ModuleInfo], frozenset[str]] | None = None,
         child_workflow_frameworks: frozenset[str] = frozenset(),
     ) -> None:
-        self._chains: dict[int, list[Step]] = {}
+        # id(function) -> (its first step, the function that step calls or None at the root).
+        # Linked, not copied: a chain of n helpers costs n entries, not n squared.
+        self._links: dict[int, tuple[Step, FunctionInfo | None]] = {}
         # In DBOS a workflow called from a workflow runs as a checkpointed child workflow.
         self._children = child_workflow_frameworks
         self._safe = safe
@@ -53,18 +58,15 @@ class UnsafeHelpers:
                 # ADK-W006 is unproven, not unsafe: it is reported where it is, not propagated.
                 if hit.code is Code.W006 or hit.dead or hit.path in allowed:
                     continue
-                self._chains[id(info)] = [Step(info.module, hit.node, hit.call)]
+                self._links[id(info)] = (Step(info.module, hit.node, hit.call), None)
                 queue.append(info)
                 break
         while queue:
             callee = queue.popleft()
             for caller, call in callers.get(id(callee), ()):
-                if id(caller) in self._chains or self._blocked(caller):
+                if id(caller) in self._links or self._blocked(caller):
                     continue
-                self._chains[id(caller)] = [
-                    Step(caller.module, call.node, call.call),  # type: ignore[attr-defined]
-                    *self._chains[id(callee)],
-                ]
+                self._links[id(caller)] = (Step(caller.module, call.node, call.call), callee)  # type: ignore[attr-defined]
                 queue.append(caller)
 
     def _blocked(self, info: FunctionInfo) -> bool:
@@ -74,6 +76,19 @@ class UnsafeHelpers:
             return True
         return bool(self._safe) and f"{info.module.name}.{info.qualname}" in self._safe
 
-    def chain(self, info: FunctionInfo) -> list[Step] | None:
-        """The reason chain when calling info reaches an unsafe root, else None."""
-        return self._chains.get(id(info))
+    def chain(self, info: FunctionInfo, limit: int = MAX_HOPS) -> list[Step] | None:
+        """The reason chain when calling info reaches an unsafe root, else None.
+
+        At most `limit` hops are kept: the first ones, then the root itself, so a report about
+        a helper a thousand frames deep stays readable (and linear in size).
+        """
+        link = self._links.get(id(info))
+        if link is None:
+            return None
+        steps: list[Step] = []
+        while link is not None:
+            step, following = link
+            if following is None or len(steps) < limit - 1:
+                steps.append(step)
+            link = self._links.get(id(following)) if following is not None else None
+        return steps
