@@ -40,3 +40,10 @@ def test_class_names_are_the_pascal_case_slugs() -> None:
     for rule in ALL_RULES:
         pascal = "".join(part.capitalize() for part in RULES[rule.code].slug.split("-"))
         assert type(rule).__name__ == pascal
+
+
+def test_prefilter_import_names_match_the_presets() -> None:
+    from replaylint.config import PRESET_PACKAGES
+    from replaylint.resolve.frameworks import PRESETS
+
+    assert {name: preset.packages for name, preset in PRESETS.items()} == PRESET_PACKAGES

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from replaylint.codes import Code, matches_prefix
-from replaylint.config import Config
+from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config
 from replaylint.discovery import python_files
 from replaylint.findings import Finding
 from replaylint.outcome import ModuleResult, Outcome, display_path
@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from replaylint.engine import Project
 
 MARKER_NEEDLES = (b"__adk_workflow__",)
+_NEEDLE_OF = {
+    "durable_functions": "durable",
+    "durabletask": "durable",
+    "aws_durable_execution_sdk_python": "durable",
+}
 
 
 @dataclass(frozen=True)
@@ -53,16 +58,16 @@ class ReplayReport:
 
 def needles_for(config: Config) -> tuple[tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...]]:
     """(marker needles, (framework needle, import pattern) pairs) for the prefilter."""
-    from replaylint.resolve.frameworks import PRESETS
-
     markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
-    presets = PRESETS.values() if config.frameworks is None else [PRESETS[n] for n in config.frameworks]
-    imports = []
-    for preset in presets:
-        pattern = import_pattern(preset.packages)
-        if pattern is not None:
-            imports.append((preset.packages[0].split(".")[-1].encode(), pattern))
-    return markers, tuple(imports)
+    names = PRESET_NAMES if config.frameworks is None else config.frameworks
+    packages = [package for name in names for package in PRESET_PACKAGES[name]]
+    pattern = import_pattern(packages)
+    if pattern is None:
+        return markers, ()
+    # One substring per framework, shared where names overlap ("durable" covers three), since
+    # each needle is one more pass over every byte of an ordinary tree.
+    needles = sorted({_NEEDLE_OF.get(p.split(".")[-1], p.split(".")[-1]) for p in packages})
+    return markers, tuple((needle.encode(), pattern) for needle in needles)
 
 
 def run(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 
 import click
@@ -67,6 +66,8 @@ def check(
         return
 
     if debug:
+        import logging
+
         logging.basicConfig(level=logging.DEBUG, format="replaylint: %(message)s")
     selected, ignored = _split(select), _split(ignore)
     _check_selectors("--select", selected)

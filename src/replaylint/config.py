@@ -11,12 +11,17 @@ from typing import Any
 
 from replaylint.codes import Code, is_known_selector, parse_code
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on 3.10 only
-    import tomli as tomllib
-
-PRESET_NAMES = ("temporal", "dbos", "restate", "azure", "durabletask", "aws")
+# Each preset's import names (the prefilter looks for an import of one); the presets themselves
+# live in resolve/frameworks.py, which is only loaded once a file is worth a parse.
+PRESET_PACKAGES: dict[str, tuple[str, ...]] = {
+    "temporal": ("temporalio",),
+    "dbos": ("dbos",),
+    "restate": ("restate",),
+    "azure": ("azure.durable_functions",),
+    "durabletask": ("durabletask",),
+    "aws": ("aws_durable_execution_sdk_python",),
+}
+PRESET_NAMES = tuple(PRESET_PACKAGES)
 UNSAFE_CODES = (Code.W001, Code.W002, Code.W003, Code.W004)
 
 
@@ -139,6 +144,11 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
 
 
 def _read(path: Path, require_tool_table: bool) -> dict[str, Any] | None:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+
     source = str(path)
     try:
         with open(path, "rb") as handle:

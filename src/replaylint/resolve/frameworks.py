@@ -239,3 +239,4 @@ class Frameworks:
 
     def is_framework_path(self, path: str) -> bool:
         return any(path == root or path.startswith(root + ".") for root in self._roots)
+
