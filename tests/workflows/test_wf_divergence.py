@@ -142,7 +142,7 @@ def test_result_mismatch_every_command_matched_but_the_result_differs(
         return {**result, "price": result["price"] * 2}
 
     error = divergence(changed, history)
-    assert (error.reason, error.index) == ("result-mismatch", None)
+    assert (error.reason, error.index) == ("result-mismatch", len(history.commands))
     assert error.recorded == {"price": 500, "reservation": "res-S-1"}
     assert error.requested == {"price": 1000, "reservation": "res-S-1"}
     assert str(error) == (

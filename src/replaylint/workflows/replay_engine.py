@@ -51,7 +51,7 @@ def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) ->
             raise failure
         raise _workflow_error(session.cursor, history.result, failure) from failure
     session.check_exhausted()
-    _compare_results(history.result, outcome)
+    _compare_results(history.result, outcome, len(history.commands))
 
 
 class ReplaySession(Session):
@@ -142,7 +142,8 @@ class ReplaySession(Session):
         return self.fatal(error)
 
 
-def _compare_results(recorded: Any, outcome: Any) -> None:
+def _compare_results(recorded: Any, outcome: Any, index: int) -> None:
+    """The final result, compared after the last command: its index is the command count."""
     try:
         returned = to_json_value(outcome, "workflow result")
     except UnrecordableError as exc:
@@ -150,7 +151,7 @@ def _compare_results(recorded: Any, outcome: Any) -> None:
             f"result (result-mismatch): recorded {shorten(dumps(recorded), 80)}, code returned a value "
             f"that cannot be recorded ({exc.detail})",
             reason="result-mismatch",
-            index=None,
+            index=index,
             recorded=recorded,
             requested=outcome,
         ) from None
@@ -158,7 +159,7 @@ def _compare_results(recorded: Any, outcome: Any) -> None:
         raise NonDeterminismError(
             f"result (result-mismatch): recorded {shorten(dumps(recorded), 80)}, code returned {shorten(dumps(returned), 80)}",
             reason="result-mismatch",
-            index=None,
+            index=index,
             recorded=recorded,
             requested=returned,
         )
