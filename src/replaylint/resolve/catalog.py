@@ -115,6 +115,7 @@ class Catalog:
                     clone.clients[name] = ClientGroup(entry, frozenset(), any_method=True)
                     module, _, last = name.rpartition(".")
                     clone._short_class.setdefault((module, last), name)
+                    clone.modules[name] = entry  # class-level calls: Gateway.complete(...)
                 else:
                     clone.calls[name] = entry
                     clone.modules[name] = entry
