@@ -1,0 +1,51 @@
+"""Import-edge identity coverage: the class of each workflow module and its source identity."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from replaylint import guard
+
+
+@pytest.fixture(autouse=True)
+def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+
+
+def coverage(path: str) -> tuple[str, str]:
+    [module] = guard(path).modules
+    return module.coverage, module.identity
+
+
+def test_stdlib_runtime_and_local_files_are_self_contained(tmp_path: Path) -> None:
+    (tmp_path / "helpers.py").write_text("import json\n\n\ndef total(xs):\n    return sum(xs)\n")
+    (tmp_path / "wf.py").write_text(
+        "import json\nfrom helpers import total\nfrom replaylint.workflows import RunContext\n"
+        "__adk_workflow__ = True\n\n\ndef run(ctx: RunContext, xs):\n    return total(xs)\n"
+    )
+    kind, identity = coverage("wf.py")
+    assert kind == "self-contained-static"
+    (tmp_path / "helpers.py").write_text("import json\n\n\ndef total(xs):\n    return sum(xs) + 1\n")
+    assert coverage("wf.py") == ("self-contained-static", coverage("wf.py")[1])
+    assert coverage("wf.py")[1] != identity  # a covered local file is part of the identity
+
+
+def test_installed_or_unresolved_imports_are_entry_only(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import click\n__adk_workflow__ = True\n")
+    (tmp_path / "b.py").write_text("import not_installed_anywhere\n__adk_workflow__ = True\n")
+    assert coverage("a.py")[0] == "entry-only"
+    assert coverage("b.py")[0] == "entry-only"
+
+
+def test_findings_or_dynamic_imports_are_unproven(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import time\n__adk_workflow__ = True\nT = time.time()\n")
+    (tmp_path / "b.py").write_text(
+        "import importlib\n__adk_workflow__ = True\n\n\ndef load(name):\n    return importlib.import_module(name)\n"
+    )
+    (tmp_path / "helper.py").write_text("def load(name):\n    return __import__(name)\n")
+    (tmp_path / "c.py").write_text("from helper import load\n__adk_workflow__ = True\n")
+    assert coverage("a.py")[0] == "unproven"
+    assert coverage("b.py")[0] == "unproven"
+    assert coverage("c.py")[0] == "unproven"  # the dynamic import is in what it reaches
