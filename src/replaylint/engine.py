@@ -248,15 +248,16 @@ class Project:
         for function in module.workflow_path():
             if function.is_exempt():
                 continue
+            where = function.module  # a reached helper's own line is reported in its own file
             for hit in function.hits:
                 if hit.governed and hit.path not in safe:
-                    raw.append((hit.code, module, hit.node, hit.call, []))
+                    raw.append((hit.code, where, hit.node, hit.call, [], module))
             for call in function.calls:
                 if call.governed and call.reported:
                     chain = helpers.chain(call.target)
                     if chain is not None:
-                        log.debug("%s: %s unsafe: %s", module.display, call.call, " -> ".join(s.call for s in chain))
-                        raw.append((Code.W005, module, call.node, call.call, chain))
+                        log.debug("%s: %s unsafe: %s", where.display, call.call, " -> ".join(s.call for s in chain))
+                        raw.append((Code.W005, where, call.node, call.call, chain, module))
         return raw
 
 
@@ -353,10 +354,13 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
         outcome.findings = _materialize(raw, project) + failures
     except RecursionError:
         outcome.findings = _materialize_per_module(raw, project) + failures
+    reported = {id(item[1]): item[1] for item in raw}
+    for module in [*workflow_modules, *reported.values()]:
+        if module.display not in outcome.directives:
+            directives = suppressions.parse(module.source, module.tree)
+            if directives:
+                outcome.directives[module.display] = directives
     for module in workflow_modules:
-        directives = suppressions.parse(module.source, module.tree)
-        if directives:
-            outcome.directives[module.display] = directives
         coverage = classify(module, per_module[id(module)] > 0)
         outcome.modules.append(ModuleResult(module.display, coverage.coverage, coverage.identity))
     return outcome
@@ -383,19 +387,19 @@ def _materialize_per_module(raw: list, project: Project) -> list[Finding]:
 def _materialize(raw: list, project: Project) -> list[Finding]:
     """Positions for every node that needs one, one code generation pass per module."""
     wanted: dict[int, tuple[ModuleInfo, set]] = {}
-    for code, module, node, call, chain in raw:
+    for code, module, node, call, chain, _context in raw:
         wanted.setdefault(id(module), (module, set()))[1].add(node)
         for step in chain:
             wanted.setdefault(id(step.module), (step.module, set()))[1].add(step.node)
     spans: dict[int, dict] = {key: positions.spans(module.tree, nodes) for key, (module, nodes) in wanted.items()}
     findings: dict[tuple, Finding] = {}
-    for code, module, node, call, chain in raw:
+    for code, module, node, call, chain, context in raw:
         span = spans[id(module)][node]
         links = tuple(
             ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
             for step in chain
         )
         rule = rule_for(code)
-        finding = Finding(code, module.display, span, call, rule.remedy(module, project.frameworks), links)
+        finding = Finding(code, module.display, span, call, rule.remedy(context, project.frameworks), links)
         findings.setdefault((module.display, span, code, call), finding)
     return list(findings.values())

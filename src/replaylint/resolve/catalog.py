@@ -185,6 +185,8 @@ class Catalog:
                 return None, path + "()"
             group = self.clients[cls]
             member = path[paren + 3 :] or "__call__"
+            if group.any_method and member[member.rfind(".") + 1 :][:1].isupper():
+                return None, cls + "()"  # a sub-resource (dynamodb.Table("t")): built, not fetched
             if member in group.methods or (group.any_method and member != "__call__"):
                 return group.entry, None
             if member in group.returns:

@@ -58,6 +58,8 @@ _NON_CALLING = frozenset(
     {"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "id", "type", "isinstance",
      "issubclass", "callable", "repr", "str", "print", "len", "hash", "format", "bool"}
 )
+# Calls that wrap a callable without running it: inside a recorder's arguments they are recorded.
+_WRAPPERS = frozenset({"functools.partial"})
 _NAMESPACE_GETTERS = frozenset({"get", "__getitem__", "pop", "setdefault"})
 _INIT_FIRST = ("__init__", "__post_init__", "__new__", "setup", "__aenter__", "__enter__")
 
@@ -481,7 +483,8 @@ class Evaluator:
             elif self.frameworks.recorded_decorator(path) is not None:
                 info.activity = "recorded"
         if info.cls is not None and info.cls.workflow is not None:
-            self._entry(info, info.cls.workflow)
+            if self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
+                self._entry(info, info.cls.workflow)
         if info.entry is None and info.activity is None:
             # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it.
             for value in params.values():
@@ -891,9 +894,10 @@ class Evaluator:
         registrar = bool(path) and self._register(path, node)
         passive = recorder or registrar or (
             isinstance(func, cst.Name) and func.value in _NON_CALLING and self.scope.lookup(func.value) is None
-        )
+        ) or (self.recording and path in _WRAPPERS)
         saved_recording = self.recording
-        self.recording = recorder
+        # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
+        self.recording = recorder or (saved_recording and path in _WRAPPERS)
         values: list[Value] = []
         count = 0
         strings: dict[str, str] = {}

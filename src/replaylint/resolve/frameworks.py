@@ -27,7 +27,8 @@ class Preset:
     name: str
     title: str
     packages: tuple[str, ...]  # import names: what the prefilter looks for, and annotation roots
-    workflow_classes: re.Pattern[str] = _NEVER  # class decorators: every method is replayed
+    workflow_classes: re.Pattern[str] = _NEVER  # class decorators marking a workflow class
+    workflow_methods: re.Pattern[str] = _NEVER  # its handler decorators: those methods run replayed
     workflow_functions: re.Pattern[str] = _NEVER  # function decorators: the body is replayed
     workflow_registrars: re.Pattern[str] = _NEVER  # calls whose function argument is replayed
     recorded_decorators: re.Pattern[str] = _NEVER  # activities, steps: served from history
@@ -46,6 +47,9 @@ TEMPORAL = Preset(
     title="Temporal",
     packages=("temporalio",),
     workflow_classes=_any(r"temporalio\.workflow\.defn"),
+    # run, init, signals, queries, updates and their validators run in workflow context; other
+    # methods are replayed when these reach them.
+    workflow_methods=_any(r"temporalio\.workflow\.(run|init|signal|query|update)", r"\w+\.validator"),
     recorded_decorators=_NEVER,  # activity.defn is "inline": a direct call runs the body
     recorders=_any(
         r"temporalio\.workflow\.(execute|start)_(local_)?activity(_method|_class)?",
@@ -217,6 +221,15 @@ class Frameworks:
 
     def workflow_class(self, path: str) -> Preset | None:
         return next((p for p in self.presets if _match(p.workflow_classes, path)), None)
+
+    def workflow_method(self, framework: str, decorators: list[str], name: str) -> bool:
+        """Does this method of a workflow class of `framework` run in workflow context itself?"""
+        preset = self.get(framework)
+        if preset is None:
+            return False
+        if name == "__init__":
+            return True  # the workflow object is built on every run and replay
+        return any(_match(preset.workflow_methods, path) for path in decorators)
 
     def workflow_function(self, path: str) -> Preset | None:
         return next((p for p in self.presets if _match(p.workflow_functions, path)), None)

@@ -140,8 +140,10 @@ class ModuleInfo:
         return self.marked or any(f.entry is not None for f in self.functions)
 
     def workflow_path(self) -> list[FunctionInfo]:
-        """The functions replayed: all of a marked module; else the framework entries and what
-        they reach in this module (helpers elsewhere are reported at the call, as ADK-W005)."""
+        """The functions replayed: all of a marked module; else the framework entries and every
+        function they reach, in this module or in a local module they import (the framework's
+        replayed region is all the code its workflow runs). A marked module's helpers elsewhere
+        are reported at the call, as ADK-W005: only the marked module is opted in."""
         if self.marked:
             return [self.top, *self.functions]
         reached: dict[int, FunctionInfo] = {id(f): f for f in self.entries()}
@@ -150,10 +152,11 @@ class ModuleInfo:
             info = queue.pop()
             for call in info.calls:
                 target = call.target
-                if target.module is self and id(target) not in reached:
+                if id(target) not in reached and not call.dead and not target.module.marked:
                     reached[id(target)] = target
                     queue.append(target)
-        return [f for f in self.functions if id(f) in reached]
+        order = {id(f): i for i, f in enumerate(self.functions)}
+        return sorted(reached.values(), key=lambda f: (f.module is not self, f.module.display, order.get(id(f), 0)))
 
     def unfoldable(self) -> list[Hit]:
         return [h for f in [self.top, *self.functions] for h in f.hits if h.code is Code.W006]

@@ -23,5 +23,6 @@ def handler(event: dict, context: DurableContext) -> dict:
     price = context.step(lambda _: random.randint(1, 100), name="price")
     context.wait(Duration.from_seconds(10))
     time.sleep(1)  # expect: ADK-W003
-    table = boto3.resource("dynamodb").Table("orders")  # expect: ADK-W004
-    return {"reservation": reservation, "price": price, "table": table}
+    table = boto3.resource("dynamodb").Table("orders")
+    row = table.get_item(Key={"id": event["id"]})  # expect: ADK-W004
+    return {"reservation": reservation, "price": price, "row": row}

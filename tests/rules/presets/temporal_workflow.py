@@ -63,6 +63,18 @@ class OrderWorkflow:
     def status(self) -> str:
         return f"approved={self.approved} at {time.monotonic()}"  # expect: ADK-W003
 
+    @workflow.update
+    def set_discount(self, percent: int) -> None:
+        self.discount = percent
+
+    @set_discount.validator
+    def check_discount(self, percent: int) -> None:
+        if percent > 50 and random.random() > 0.5:  # expect: ADK-W002
+            raise ValueError("too generous")
+
+    def debug_stamp(self) -> float:
+        return time.time()  # never called from workflow context: not replayed
+
 
 def not_reached():
     return time.time()
