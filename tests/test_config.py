@@ -111,8 +111,8 @@ def test_safe_names_stop_findings_and_propagation(project: Path) -> None:
     assert codes(project) == [("wf.py", 6, "ADK-W003"), ("wf.py", 10, "ADK-W005"), ("wf.py", 10, "ADK-W003")]
     write_config(project, 'safe = ["time.monotonic", "time.time"]\n')
     assert codes(project) == []
-    write_config(project, 'safe = ["wf.audit_stamp"]\n')
-    assert codes(project) == [("wf.py", 6, "ADK-W003"), ("wf.py", 10, "ADK-W003")]
+    write_config(project, 'safe = ["wf.audit_stamp"]\n')  # declared deterministic, body included
+    assert codes(project) == [("wf.py", 10, "ADK-W003")]
 
 
 def test_activity_decorators(project: Path) -> None:
@@ -185,3 +185,29 @@ def test_show_config(project: Path) -> None:
     assert json.loads(lines["ignore"]) == ["ADK-W003"]
     assert json.loads(lines["unsafe"]) == {"ADK-W004": ["acme.http"]}
     assert json.loads(lines["sources"]) == [str(project / "pyproject.toml")]
+
+
+def test_nearest_config_is_found_from_the_checked_paths(project: Path) -> None:
+    write_config(project, 'ignore = ["ADK-W002"]\n')
+    package = project / "pkg"
+    package.mkdir()
+    (package / "pyproject.toml").write_text('[tool.replaylint]\nignore = ["ADK-W003"]\nroot = true\n')
+    (package / "wf.py").write_text(CLOCK)
+    assert codes(project, "pkg") == []
+    assert codes(project, "pkg/wf.py") == []
+
+
+def test_per_file_ignored_codes_are_not_unused_suppressions(project: Path) -> None:
+    (project / "tests").mkdir()
+    (project / "tests" / "wf.py").write_text(
+        "import time\n__adk_workflow__ = True\nT = time.time()  # replaylint: ignore[ADK-W003]\n"
+    )
+    write_config(project, '[tool.replaylint.per-file-ignores]\n"tests/*" = ["ADK-W003"]\n')
+    assert codes(project) == []
+
+
+def test_cli_selector_typo_is_one_line(project: Path) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    result = CliRunner().invoke(cli, ["check", "--ignore", "ADK-W123", "wf.py"])
+    assert result.exit_code == 2
+    assert result.stderr == "replaylint: error: --ignore: unknown rule code or prefix 'ADK-W123'\n"

@@ -132,15 +132,27 @@ def _per_file_ignored(finding: Finding, config: Config | None) -> bool:
     return False
 
 
-def _suppress(findings: list[Finding], outcome: Outcome, enabled) -> list[Finding]:
-    """Apply each module's ignore comments, in one place, after every finding exists."""
+def _suppress(
+    findings: list[Finding],
+    outcome: Outcome,
+    select: Sequence[str] | None,
+    ignore: Sequence[str] | None,
+    config: Config | None,
+) -> list[Finding]:
+    """Apply each module's ignore comments, in one place, after every finding exists. A code
+    that is not enabled for a file (by select/ignore or per-file-ignores) is never "unused"."""
     from replaylint import suppressions
+    from replaylint.findings import Span
 
     by_path: dict[str, list[Finding]] = {}
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)
     result: list[Finding] = []
     for path in set(by_path) | set(outcome.directives):
+        def enabled(code: Code, path: str = path) -> bool:
+            probe = Finding(code, path, Span(1, 0, 1, 0), "", "")
+            return _selected(code, select, ignore) and not _per_file_ignored(probe, config)
+
         kept = suppressions.apply(by_path.get(path, []), outcome.directives.get(path, []), path, enabled)
         result.extend(f for f in kept if f.code not in (Code.S001, Code.S002) or enabled(f.code))
     return result
@@ -160,7 +172,7 @@ def report_from(
         if _selected(f.code, select, ignore) and not _per_file_ignored(f, config)
     ]
     if outcome.directives:
-        findings = _suppress(findings, outcome, lambda code: _selected(code, select, ignore))
+        findings = _suppress(findings, outcome, select, ignore, config)
     findings.sort(key=Finding.sort_key)
     modules = tuple(sorted(outcome.modules, key=lambda m: m.path))
     return ReplayReport(tuple(findings), modules, outcome.files, tuple(outcome.errors))

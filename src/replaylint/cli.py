@@ -14,10 +14,28 @@ def _split(values: tuple[str, ...]) -> list[str]:
     return [item.strip() for value in values for item in value.split(",") if item.strip()]
 
 
+def _usage_error(message: str) -> None:
+    """One line on stderr and exit 2, like a configuration mistake."""
+    click.echo(f"replaylint: error: {message}", err=True)
+    sys.exit(2)
+
+
 def _check_selectors(option: str, selectors: list[str]) -> None:
     for selector in selectors:
         if not is_known_selector(selector):
-            raise click.UsageError(f"{option}: unknown rule code or prefix {selector!r}")
+            _usage_error(f"{option}: unknown rule code or prefix {selector!r}")
+
+
+def _start(paths: tuple[str, ...]) -> "Path | None":
+    """Where to look for pyproject.toml: the folder the checked paths share (default: cwd)."""
+    import os
+    from pathlib import Path
+
+    real = [p for p in paths if p != "-" and os.path.exists(p)]
+    if not real:
+        return None
+    common = os.path.commonpath([os.path.abspath(p) for p in real])
+    return Path(common if os.path.isdir(common) else os.path.dirname(common))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,7 +75,7 @@ def check(
     from replaylint.reporters import REPORTERS
 
     try:
-        config = load(Path(config_path)) if config_path else discover()
+        config = load(Path(config_path)) if config_path else discover(_start(paths))
     except ConfigError as error:
         click.echo(f"replaylint: error: {error}", err=True)
         sys.exit(2)

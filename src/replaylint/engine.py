@@ -22,7 +22,7 @@ from replaylint.outcome import ModuleResult, Outcome, display_path
 from replaylint.resolve.catalog import Catalog, default_catalog
 from replaylint.resolve.evaluator import Evaluator
 from replaylint.resolve.frameworks import Frameworks
-from replaylint.resolve.scopes import ModuleInfo
+from replaylint.resolve.scopes import FunctionInfo, ModuleInfo
 from replaylint.resolve.workflows import MARKER, is_marked
 from replaylint.rules import rule_for
 
@@ -238,6 +238,10 @@ class Project:
 
     # ------------------------------------------------------------------ findings
 
+    def declared_safe(self, function: FunctionInfo) -> bool:
+        """A helper the configuration declares deterministic (`safe = ["app.clock.now_utc"]`)."""
+        return bool(self.safe) and f"{function.module.name}.{function.qualname}" in self.safe
+
     def safe_paths(self, module: ModuleInfo) -> frozenset[str]:
         return self.frameworks.safe_paths(module.frameworks)
 
@@ -246,7 +250,7 @@ class Project:
         raw: list[tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step]]] = []
         safe = self.safe_paths(module)
         for function in module.workflow_path():
-            if function.is_exempt():
+            if function.is_exempt() or self.declared_safe(function):
                 continue
             where = function.module  # a reached helper's own line is reported in its own file
             for hit in function.hits:
@@ -330,6 +334,11 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
             failures.append(Finding(Code.E001, display, span, reason, RULES[Code.E001].remedy))
             continue
         if module.is_workflow and module not in workflow_modules:
+            workflow_modules.append(module)
+    for module in project.modules.values():
+        # A local module whose functions another file registers as workflows
+        # (`worker.add_orchestrator(nightly)`) is workflow code even without a framework import.
+        if module is not None and not module.marked and module.entries() and module not in workflow_modules:
             workflow_modules.append(module)
     functions = [f for m in project.modules.values() if m is not None for f in m.functions]
     # A framework's safe APIs are safe in everything its workflow code reaches, helper modules

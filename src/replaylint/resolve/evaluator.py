@@ -58,6 +58,7 @@ _NON_CALLING = frozenset(
     {"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "id", "type", "isinstance",
      "issubclass", "callable", "repr", "str", "print", "len", "hash", "format", "bool"}
 )
+_IN_WORKFLOW = "temporalio.workflow.in_workflow()"
 # Calls that wrap a callable without running it: inside a recorder's arguments they are recorded.
 _WRAPPERS = frozenset({"functools.partial"})
 _NAMESPACE_GETTERS = frozenset({"get", "__getitem__", "pop", "setdefault"})
@@ -303,14 +304,43 @@ class Evaluator:
             if node.orelse is not None:
                 self.stmt(node.orelse)
             return
-        self.eval(node.test)
-        self._suite(node.body)
+        inside = self._in_workflow_test(node.test)
+        if inside is None:
+            self._suite(node.body)
+        else:
+            # `if workflow.in_workflow(): ... else: ...`: one branch never runs in a workflow.
+            self._branch(node.body, dead=not inside)
         if node.orelse is not None:
             orelse = node.orelse
-            if isinstance(orelse, cst.If):
+            if inside is not None:
+                self._branch(orelse, dead=inside)
+            elif isinstance(orelse, cst.If):
                 self._if(orelse)
             else:
                 self._suite(orelse.body)
+
+    def _branch(self, node: cst.CSTNode, dead: bool) -> None:
+        saved = self.governed, self.dead
+        if dead:
+            self.governed, self.dead = False, True
+        if isinstance(node, cst.If):
+            self._if(node)
+        elif isinstance(node, cst.Else):
+            self._suite(node.body)
+        else:
+            self._suite(node)  # type: ignore[arg-type]
+        self.governed, self.dead = saved
+
+    def _in_workflow_test(self, test: cst.BaseExpression) -> bool | None:
+        """True for `workflow.in_workflow()` (or a helper returning it), False for its negation."""
+        negated = False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated = not negated
+            test = test.expression
+        value = self.eval(test)
+        if isinstance(value, Ext) and value.path == _IN_WORKFLOW:
+            return not negated
+        return None
 
     def _is_type_checking(self, test: cst.BaseExpression) -> bool:
         if type_checking_name(test) is not None:

@@ -137,6 +137,11 @@ AZURE = Preset(
     recorded_decorators=_any(
         r"azure\.durable_functions\.(?:\w+\.)*(DFApp|Blueprint)\(\)\.(activity_trigger|entity_trigger)",
     ),
+    recorders=_any(
+        r"azure\.durable_functions\.(?:\w+\.)*DurableOrchestrationContext\(\)\.(call_activity"
+        r"|call_activity_with_retry|call_sub_orchestrator|call_sub_orchestrator_with_retry"
+        r"|call_http|call_entity|signal_entity)",
+    ),
     context_types=_any(r"azure\.durable_functions\.(?:\w+\.)*DurableOrchestrationContext"),
     context_param=0,
     context_type="azure.durable_functions.DurableOrchestrationContext",
@@ -157,6 +162,10 @@ DURABLETASK = Preset(
     workflow_functions=_any(r"durabletask\.(?:\w+\.)*\w*Worker\(\)\.add_(named_)?orchestrator"),
     recorded_registrars=_any(r"durabletask\.(?:\w+\.)*\w*Worker\(\)\.add_(named_)?activity"),
     recorded_decorators=_any(r"durabletask\.(?:\w+\.)*\w*Worker\(\)\.add_(named_)?activity"),
+    recorders=_any(
+        r"durabletask\.(?:\w+\.)*OrchestrationContext\(\)\.(call_activity|call_sub_orchestrator"
+        r"|call_entity|signal_entity)",
+    ),
     context_types=_any(r"durabletask\.(?:\w+\.)*OrchestrationContext"),
     context_param=0,
     context_type="durabletask.task.OrchestrationContext",

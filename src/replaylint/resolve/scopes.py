@@ -150,6 +150,8 @@ class ModuleInfo:
         queue = list(reached.values())
         while queue:
             info = queue.pop()
+            if info.is_exempt():
+                continue  # a step or activity: what it calls runs inside the recorded zone
             for call in info.calls:
                 target = call.target
                 if id(target) not in reached and not call.dead and not target.module.marked:
