@@ -24,7 +24,8 @@ _DIRECTIVE = re.compile(
     r"#\s*replaylint\s*:\s*(?P<kind>ignore|file-ignore)\b(?:\[(?P<codes>[^\]]*)\])?",
     re.IGNORECASE,
 )
-NEEDLE = b"replaylint"
+# A comment that may hold a directive; most modules mention `replaylint` only in an import.
+_MAYBE_DIRECTIVE = re.compile(rb"#[^\n]*replaylint\s*:\s*(?:file-)?ignore", re.IGNORECASE)
 
 
 @dataclass
@@ -75,7 +76,7 @@ def _blocks(tree: cst.Module) -> list[cst.CSTNode]:
 
 
 def parse(source: bytes, tree: cst.Module) -> list[Directive]:
-    if NEEDLE not in source:
+    if b"replaylint" not in source or not _MAYBE_DIRECTIVE.search(source):
         return []
     text = source.decode(tree.encoding, errors="replace")
     directives: list[Directive] = []
