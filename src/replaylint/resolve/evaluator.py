@@ -484,6 +484,10 @@ class Evaluator:
                 values[param.name.value] = default  # `def run(now=time.time)` binds a root
             else:
                 values[param.name.value] = UNKNOWN
+                if param.annotation is not None:
+                    # A forward reference (`client: "OpenAI"` imported further down) is
+                    # looked up again when the body is walked, after the module has loaded.
+                    values[_LATE + param.name.value] = _Annotation(param.annotation.annotation)
         return values
 
     def _new_function(self, name: str, node: cst.CSTNode) -> FunctionInfo:
@@ -557,7 +561,13 @@ class Evaluator:
     ) -> None:
         saved = (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead)
         body_scope = Scope(scope)
-        body_scope.names.update(params)
+        for name, value in params.items():
+            if isinstance(value, _Annotation):
+                late = self.annotation_value(value.node)
+                if late is not UNKNOWN:
+                    body_scope.names[name[len(_LATE) :]] = late
+            elif name not in body_scope.names:
+                body_scope.names[name] = value
         node = info.node
         if info.cls is not None and isinstance(node, cst.FunctionDef):
             first = [*node.params.posonly_params, *node.params.params][:1]
@@ -1060,6 +1070,16 @@ class Evaluator:
 
 def _nothing(node: cst.CSTNode) -> None:
     return None
+
+
+_LATE = "\0late:"  # key prefix for annotations resolved when the body is walked
+
+
+class _Annotation(Value):
+    __slots__ = ("node",)
+
+    def __init__(self, node: cst.BaseExpression) -> None:
+        self.node = node
 
 
 def _is_property(info: FunctionInfo) -> bool:

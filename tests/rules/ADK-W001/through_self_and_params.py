@@ -24,3 +24,10 @@ def summarize(text: str, llm: Optional[OpenAI] = None):
 
 def summarize_forward(text, llm: "OpenAI | None"):
     return llm.responses.create(model="gpt-4o", input=text)  # expect: ADK-W001
+
+
+def converse(brt: "BedrockRuntimeClient", prompt: str):
+    return brt.converse(modelId="m", messages=[prompt])  # expect: ADK-W001
+
+
+from mypy_boto3_bedrock_runtime import BedrockRuntimeClient  # noqa: E402
