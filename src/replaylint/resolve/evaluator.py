@@ -701,6 +701,8 @@ class Evaluator:
             return value
         if name in _BUILTINS:
             return Ext("builtins" if name == "__builtins__" else "builtins." + name)
+        if name == "__name__":
+            return Const(self.m.name)  # `sys.modules[__name__]` is this module: nothing dynamic
         if name in ("True", "False", "None"):
             return Const({"True": True, "False": False, "None": None}[name])
         return UNKNOWN

@@ -10,3 +10,9 @@ def dispatch(handlers: Handlers, event, kind):
     handler = getattr(handlers, f"on_{kind}")
     label = getattr(event, "label", None)
     return handler(event), label
+
+
+def this_module():
+    import sys
+
+    return sys.modules[__name__]
