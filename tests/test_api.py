@@ -100,3 +100,14 @@ def test_positions_are_exact_for_multiline_calls() -> None:
     assert (finding.span.line, finding.span.column) == (8, 8)
     assert (finding.span.end_line, finding.span.end_column) == (10, 9)
     assert finding.call == "client.chat.completions.create"
+
+
+def test_guard_reads_the_projects_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text('[tool.replaylint]\nignore = ["ADK-W003"]\n')
+    (tmp_path / "wf.py").write_text("import time\n__adk_workflow__ = True\nT = time.time()\n")
+    assert guard("wf.py").exit_code == 0
+    assert guard_source((tmp_path / "wf.py").read_text(), source=str(tmp_path / "wf.py")).exit_code == 0
+    from replaylint.config import Config
+
+    assert guard("wf.py", config=Config()).exit_code == 1

@@ -5,11 +5,12 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from replaylint.codes import Code, matches_prefix
-from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config
+from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, discover
 from replaylint.discovery import python_files
 from replaylint.findings import Finding
 from replaylint.outcome import ModuleResult, Outcome, display_path
@@ -178,6 +179,15 @@ def report_from(
     return ReplayReport(tuple(findings), modules, outcome.files, tuple(outcome.errors))
 
 
+def config_folder(paths: list[str]) -> Path | None:
+    """The folder the checked paths share, where the configuration search starts."""
+    real = [p for p in paths if p != "-" and os.path.exists(p)]
+    if not real:
+        return None
+    common = os.path.commonpath([os.path.abspath(p) for p in real])
+    return Path(common if os.path.isdir(common) else os.path.dirname(common))
+
+
 def guard(
     paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] = ".",
     *,
@@ -188,11 +198,15 @@ def guard(
 ) -> ReplayReport:
     """Check files and directories; the CI step returns report.exit_code and prints report.summary().
 
-    Settings come from `config` when given (see replaylint.config.discover/load), else defaults.
+    Settings come from `config` when given, else from the nearest `[tool.replaylint]` above the
+    checked paths, as on the command line (pass `Config()` for the defaults).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    outcome = run([os.fspath(p) for p in paths], project=project, config=config)
+    names = [os.fspath(p) for p in paths]
+    if config is None:
+        config = discover(config_folder(names))
+    outcome = run(names, project=project, config=config)
     return report_from(outcome, select, ignore, config)
 
 
@@ -205,7 +219,11 @@ def guard_source(
     project: "Project | None" = None,
     config: Config | None = None,
 ) -> ReplayReport:
-    """Check one module given as text, named `source` (a path: local imports resolve beside it)."""
+    """Check one module given as text, named `source` (a path: local imports resolve beside it,
+    and settings come from the nearest `[tool.replaylint]` above it unless `config` is given)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
+    if config is None:
+        folder = os.path.dirname(os.path.abspath(source))
+        config = discover(Path(folder)) if os.path.isdir(folder) else Config()
     outcome = run([], stdin=(source, data), project=project, config=config)
     return report_from(outcome, select, ignore, config)

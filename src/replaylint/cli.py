@@ -26,18 +26,6 @@ def _check_selectors(option: str, selectors: list[str]) -> None:
             _usage_error(f"{option}: unknown rule code or prefix {selector!r}")
 
 
-def _start(paths: tuple[str, ...]) -> "Path | None":
-    """Where to look for pyproject.toml: the folder the checked paths share (default: cwd)."""
-    import os
-    from pathlib import Path
-
-    real = [p for p in paths if p != "-" and os.path.exists(p)]
-    if not real:
-        return None
-    common = os.path.commonpath([os.path.abspath(p) for p in real])
-    return Path(common if os.path.isdir(common) else os.path.dirname(common))
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="replaylint")
 def cli() -> None:
@@ -70,12 +58,12 @@ def check(
     """Check PATHS (default: the current directory); `-` reads a module from stdin."""
     from pathlib import Path
 
-    from replaylint.api import report_from, run
+    from replaylint.api import config_folder, report_from, run
     from replaylint.config import ConfigError, discover, load
     from replaylint.reporters import REPORTERS
 
     try:
-        config = load(Path(config_path)) if config_path else discover(_start(paths))
+        config = load(Path(config_path)) if config_path else discover(config_folder(list(paths)))
     except ConfigError as error:
         click.echo(f"replaylint: error: {error}", err=True)
         sys.exit(2)
