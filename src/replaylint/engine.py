@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import logging
-import os
 import sys
 import threading
 from pathlib import Path

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from replaylint.codes import Code
 from replaylint.resolve.values import UNKNOWN, Value
-
-if TYPE_CHECKING:
-    from replaylint.resolve.catalog import Entry
 
 
 @dataclass(eq=False)
