@@ -111,6 +111,7 @@ class Evaluator:
         self.cls: ClassInfo | None = None
         self.pending: list[tuple[FunctionInfo, Scope, dict[str, Value], bool]] = []
         self.recording = False  # evaluating the arguments of a recorder (ctx.run, execute_activity)
+        self.walked: set[int] = set()  # functions whose bodies have been walked
         self.dead = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
         self.method_of: ClassInfo | None = None  # the class whose method body is being walked
         self._stmt: dict[type, Callable[[cst.CSTNode], None]] = {
@@ -177,7 +178,8 @@ class Evaluator:
         while index < len(self.pending):
             info, scope, params, governed = self.pending[index]
             index += 1
-            self._function_body(info, scope, params, governed)
+            if id(info) not in self.walked:
+                self._function_body(info, scope, params, governed)
 
     # ------------------------------------------------------------------ recording
 
@@ -234,8 +236,11 @@ class Evaluator:
                 self.func.returns = value
 
     def _global(self, node: cst.Global | cst.Nonlocal) -> None:
+        names = {item.name.value for item in node.names}
         if isinstance(node, cst.Global):
-            self.scope.globals_.update(item.name.value for item in node.names)
+            self.scope.globals_.update(names)
+        else:
+            self.scope.nonlocals.update(names)
 
     def _del(self, node: cst.Del) -> None:
         self._bind(node.target, UNKNOWN)
@@ -266,6 +271,8 @@ class Evaluator:
                 value.info.qualname = value.info.qualname.replace("<lambda>", name)
                 self._drop_implicit(value.info)  # bound to a name: it runs where it is called
             scope = self.module_scope if name in self.scope.globals_ else self.scope
+            if name in self.scope.nonlocals:
+                scope = self.scope.enclosing_owner(name) or self.scope
             scope.names[name] = value
         elif isinstance(target, cst.Attribute):
             owner = self.eval(target.value)
@@ -556,10 +563,21 @@ class Evaluator:
         if framework not in self.m.frameworks:
             self.m.frameworks.append(framework)
 
+    def _walk_nested_now(self, info: FunctionInfo) -> None:
+        """A nested function called by the function being walked runs at that point: walk it
+        now, so that what it rebinds (`nonlocal t; t = time`) is seen by the rest of the caller."""
+        if id(info) in self.walked or info.parent is not self.func:
+            return
+        for pending in self.pending:
+            if pending[0] is info:
+                self._function_body(*pending)
+                return
+
     def _function_body(
         self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
     ) -> None:
-        saved = (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead)
+        self.walked.add(id(info))
+        saved = (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead, self.recording)
         body_scope = Scope(scope)
         for name, value in params.items():
             if isinstance(value, _Annotation):
@@ -582,11 +600,13 @@ class Evaluator:
         self.cls = None
         self.method_of = info.cls
         self.dead = False
+        self.recording = False
         if isinstance(node, cst.Lambda):
             info.returns = self.eval(node.body)
         elif isinstance(node, cst.FunctionDef):
             self._suite(node.body)
-        self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead = saved
+        (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of,
+         self.dead, self.recording) = saved
 
     def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
         """An unannotated run-context parameter of a framework entry is that framework's context."""
@@ -1012,6 +1032,7 @@ class Evaluator:
         written = folds.written(node.func)
         if isinstance(callee, Func):
             self._helper(callee.info, node, written or callee.info.name)
+            self._walk_nested_now(callee.info)
             return callee.info.returns
         if isinstance(callee, Class):
             base = callee.info.client_base(self.catalog)

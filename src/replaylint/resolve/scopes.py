@@ -166,13 +166,23 @@ class ModuleInfo:
 class Scope:
     """A namespace in the walk; class scopes are skipped when functions look names up."""
 
-    __slots__ = ("names", "parent", "is_class", "globals_")
+    __slots__ = ("names", "parent", "is_class", "globals_", "nonlocals")
 
     def __init__(self, parent: "Scope | None", is_class: bool = False) -> None:
         self.names: dict[str, Value] = {}
         self.parent = parent
         self.is_class = is_class
         self.globals_: set[str] = set()
+        self.nonlocals: set[str] = set()
+
+    def enclosing_owner(self, name: str) -> "Scope | None":
+        """The enclosing function scope that a `nonlocal name` refers to."""
+        scope = self.parent
+        while scope is not None and scope.parent is not None:
+            if not scope.is_class and name in scope.names:
+                return scope
+            scope = scope.parent
+        return None
 
     def lookup(self, name: str) -> Value | None:
         scope: Scope | None = self

@@ -1,0 +1,26 @@
+import time
+
+__adk_workflow__ = True
+
+
+def outer():
+    t = None
+
+    def inner():
+        nonlocal t
+        t = time
+
+    inner()
+    return t.time()  # expect: ADK-W003
+
+
+CLOCK = None
+
+
+def setup():
+    global CLOCK
+    CLOCK = time
+
+
+def use():
+    return CLOCK.time()  # expect: ADK-W003
