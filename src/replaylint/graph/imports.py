@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import sys
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,21 +21,14 @@ class Coverage:
     edges: tuple[tuple[str, str], ...]  # (module, kind), kinds: stdlib runtime local distribution dynamic unresolved
 
 
-@lru_cache(maxsize=1)
-def _distributions() -> dict[str, list[str]]:
-    # Reads installed metadata only; nothing is imported from the distributions themselves.
-    from importlib.metadata import packages_distributions
-
-    return packages_distributions()
-
-
-def _version(distribution: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
+@lru_cache(maxsize=None)
+def _installed(top: str) -> bool:
+    """Is there an installed top-level module of this name? The path finders only look for it:
+    nothing is imported or run (reading every distribution's metadata instead costs tens of ms)."""
     try:
-        return version(distribution)
-    except PackageNotFoundError:
-        return "unknown"
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def edge_kind(edge: ImportEdge) -> str:
@@ -50,7 +44,7 @@ def edge_kind(edge: ImportEdge) -> str:
         return "unresolved"
     if top in STDLIB:
         return "stdlib"
-    if top in _distributions():
+    if _installed(top):
         return "distribution"
     return "unresolved"
 
@@ -71,13 +65,10 @@ def reached_modules(entry: ModuleInfo) -> list[ModuleInfo]:
 def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
     modules = reached_modules(entry)
     edges: list[tuple[str, str]] = []
-    distributions: set[str] = set()
     for module in modules:
         for edge in module.imports:
             kind = edge_kind(edge)
             edges.append((edge.module or "<dynamic>", kind))
-            if kind == "distribution":
-                distributions.update(_distributions().get(edge.module.split(".")[0], []))
     kinds = {kind for _, kind in edges}
     unfoldable = any(module.unfoldable() for module in modules)
     if has_findings or "dynamic" in kinds or unfoldable:
@@ -90,6 +81,4 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
     for module in sorted(modules, key=lambda m: m.display):
         digest.update(module.display.encode() + b"\0")
         digest.update(hashlib.sha256(module.source).digest())
-    for name in sorted(distributions):
-        digest.update(f"{name}=={_version(name)}\0".encode())
     return Coverage(coverage, "sha256:" + digest.hexdigest(), tuple(sorted(set(edges))))

@@ -140,9 +140,6 @@ class Catalog:
                 return found
         return None
 
-    def is_safe(self, path: str) -> bool:
-        return path in self.safe
-
     def has_members(self, path: str) -> bool:
         """True when some catalog entry lies under path (so computed access on it may reach one)."""
         if path in self._parents:

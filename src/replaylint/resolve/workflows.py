@@ -5,7 +5,6 @@ from __future__ import annotations
 import libcst as cst
 
 MARKER = "__adk_workflow__"
-MARKER_BYTES = MARKER.encode()
 
 
 def _is_true_literal(node: cst.BaseExpression | None) -> bool:

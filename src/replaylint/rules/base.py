@@ -18,9 +18,6 @@ class Rule:
     def meta(self) -> RuleMeta:
         return RULES[self.code]
 
-    def message(self, call: str) -> str:
-        return self.meta.finding.format(call=call)
-
     def remedy(self, module: "ModuleInfo | None" = None, frameworks: "Frameworks | None" = None) -> str:
         """What to do instead: the framework's own replacement in its workflow code, else ours."""
         if module is not None and frameworks is not None and not module.marked:
