@@ -6,18 +6,18 @@ import fnmatch
 import os
 import re
 from pathlib import Path
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from replaylint.codes import Code, matches_prefix
 from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, discover
 from replaylint.discovery import python_files
 from replaylint.findings import Finding
-from replaylint.outcome import ModuleResult, Outcome, display_path
+from replaylint.outcome import Outcome, display_path
+from replaylint.report import ReplayReport
 from replaylint.prefilter import import_pattern, is_candidate, scan
 
 if TYPE_CHECKING:
-    from replaylint.engine import Project
+    from replaylint.project import Project
 
 MARKER_NEEDLES = (b"__adk_workflow__",)
 _NEEDLE_OF = {
@@ -25,36 +25,6 @@ _NEEDLE_OF = {
     "durabletask": "durable",
     "aws_durable_execution_sdk_python": "durable",
 }
-
-
-@dataclass(frozen=True)
-class ReplayReport:
-    findings: tuple[Finding, ...]
-    modules: tuple[ModuleResult, ...] = ()
-    files: int = 0
-    errors: tuple[str, ...] = field(default=())  # bad input: one line each, naming the file
-
-    @property
-    def workflow_modules(self) -> int:
-        return len(self.modules)
-
-    @property
-    def exit_code(self) -> int:
-        """0 clean, 1 findings, 2 when some input could not be checked at all."""
-        if self.errors:
-            return 2
-        return 1 if self.findings else 0
-
-    def summary(self) -> str:
-        """The text report, exactly as `replaylint check` prints it."""
-        from replaylint.reporters.text import render
-
-        return render(self)
-
-    def to_json(self) -> str:
-        from replaylint.reporters.json import render
-
-        return render(self)
 
 
 def needles_for(config: Config) -> tuple[tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...]]:
@@ -104,7 +74,8 @@ def run(
         if is_candidate(data, needles, imports):
             candidates.append((name, name.replace(os.sep, "/"), data))
     if candidates:
-        from replaylint.engine import check_candidates, project_for
+        from replaylint.engine import check_candidates
+        from replaylint.project import project_for
 
         outcome = check_candidates(candidates, project or project_for(config))
     else:

@@ -1,9 +1,7 @@
-"""Per file: prefilter, one parse, one walk; per project: local imports, helper chains, findings."""
+"""Per run: parse and walk the candidates, then helper chains, findings and their positions."""
 
 from __future__ import annotations
 
-import ast
-import logging
 import sys
 import threading
 from pathlib import Path
@@ -13,269 +11,36 @@ import libcst as cst
 
 from replaylint import positions, suppressions
 from replaylint.codes import RULES, Code
-from replaylint.config import Config
 from replaylint.findings import ChainLink, Finding, Span
 from replaylint.graph.callgraph import Step, UnsafeHelpers
-from replaylint.graph.imports import STDLIB, classify
-from replaylint.outcome import ModuleResult, Outcome, display_path
-from replaylint.resolve.catalog import Catalog, default_catalog
-from replaylint.resolve.evaluator import Evaluator
-from replaylint.resolve.frameworks import Frameworks
-from replaylint.resolve.scopes import FunctionInfo, ModuleInfo
-from replaylint.resolve.workflows import MARKER, is_marked
-from replaylint.rules import rule_for
+from replaylint.graph.imports import classify
+from replaylint.outcome import ModuleResult, Outcome
+from replaylint.parsing import ParseFailure
+from replaylint.project import Project
+from replaylint.resolve.model import ModuleInfo
+from replaylint.rules import UNSAFE_HELPER, rule_for
 
-log = logging.getLogger("replaylint")
-
-_PROJECT_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+Raw = tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step], ModuleInfo]
 
 
-class ParseFailure(Exception):
-    def __init__(self, reason: str, line: int, column: int = 0) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.line = line
-        self.column = column
+def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -> list[Raw]:
+    """Raw findings of one workflow module: (code, where, node, call, chain, workflow module).
 
-
-# LibCST's parser slows down sharply on very long single expressions, and overflows its stack on
-# the longest; CPython refuses those anyway. Files with a line this long are pre-checked with
-# CPython's parser so that what cannot be compiled is reported at once.
-_LONG_LINE = 10_000
-_DEFAULT_RECURSION_LIMIT = 1_000
-
-
-def _has_long_line(source: bytes) -> bool:
-    if len(source) <= _LONG_LINE:
-        return False
-    start = 0
-    while True:
-        end = source.find(b"\n", start)
-        if end == -1:
-            return len(source) - start > _LONG_LINE
-        if end - start > _LONG_LINE:
-            return True
-        start = end + 1
-
-
-def parse(source: bytes) -> cst.Module:
-    if _has_long_line(source):
-        # At the interpreter's default recursion limit, as a worker importing the module would be.
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(_DEFAULT_RECURSION_LIMIT)
-        try:
-            ast.parse(source)
-        except (SyntaxError, ValueError) as error:
-            line = getattr(error, "lineno", None) or 1
-            raise ParseFailure(f"syntax error: {getattr(error, 'msg', error)} (line {line})", line) from None
-        except (RecursionError, MemoryError):
-            raise ParseFailure("too deeply nested for Python to compile", 1) from None
-        finally:
-            sys.setrecursionlimit(limit)
-    try:
-        return cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        # CPython's parser names the cause and the line more precisely than LibCST's message;
-        # it only parses, nothing is executed.
-        try:
-            ast.parse(source)
-        except SyntaxError as precise:
-            line = precise.lineno or error.raw_line
-            raise ParseFailure(
-                f"syntax error: {precise.msg} (line {line})", line, max((precise.offset or 1) - 1, 0)
-            ) from None
-        except (ValueError, UnicodeDecodeError):
-            pass
-        message = str(error).strip().splitlines()[0] if str(error).strip() else "syntax error"
-        raise ParseFailure(f"syntax error: {message}", error.raw_line, error.raw_column) from None
-    except (UnicodeDecodeError, LookupError, SyntaxError) as error:
-        raise ParseFailure(f"cannot decode the file: {error}", 1) from None
-    except (ValueError, TypeError, RecursionError) as error:
-        raise ParseFailure(f"cannot parse the file: {error}", 1) from None
-
-
-class Project:
-    """The modules read during one run, local helper modules included, each read at most once."""
-
-    def __init__(
-        self,
-        catalog: Catalog | None = None,
-        markers: frozenset[str] = frozenset({MARKER}),
-        activity_decorators: Iterable[str] = (),
-        safe: frozenset[str] = frozenset(),
-        frameworks: Frameworks | None = None,
-    ) -> None:
-        self.catalog = catalog or default_catalog()
-        self.frameworks = frameworks or Frameworks()
-        self.markers = markers
-        self.extra_activities = set(activity_decorators)
-        self.safe = safe
-        self.modules: dict[Path, ModuleInfo | None] = {}
-        self._roots: dict[Path, list[Path]] = {}
-        self._found: dict[tuple[Path, str], Path | None] = {}
-
-    # ------------------------------------------------------------------ loading
-
-    def load(self, path: Path, source: bytes, display: str | None = None, name: str | None = None) -> ModuleInfo:
-        """Parse and walk one module (raises ParseFailure)."""
-        key = path.resolve() if path.exists() else path
-        cached = self.modules.get(key)
-        if cached is not None:
-            return cached
-        tree = parse(source)
-        info = ModuleInfo(
-            path=key,
-            display=display or display_path(path),
-            name=name or self._module_name(key),
-            source=source,
-            tree=tree,
-            marked=is_marked(tree, self.markers),
-        )
-        self.modules[key] = info  # registered before the walk, so import cycles end here
-        Evaluator(self, info, self.catalog).run()
-        log.debug("%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked)
-        return info
-
-    def forget(self, path: Path) -> None:
-        """Drop a module whose walk failed, so nothing half-read is reported or followed."""
-        key = path.resolve() if path.exists() else path
-        if key in self.modules:
-            self.modules[key] = None
-
-    def _module_name(self, path: Path) -> str:
-        parts = [path.stem] if path.stem != "__init__" else []
-        directory = path.parent
-        while (directory / "__init__.py").exists() and directory.parent != directory:
-            parts.append(directory.name)
-            directory = directory.parent
-        return ".".join(reversed(parts)) or path.stem
-
-    # ------------------------------------------------------------------ local imports
-
-    def absolute_name(self, name: str, level: int, importer: ModuleInfo) -> str:
-        if level == 0:
-            return name
-        package = importer.name.split(".")
-        if importer.path.name != "__init__.py":
-            package = package[:-1]
-        package = package[: len(package) - (level - 1)] if level > 1 else package
-        return ".".join([*package, name] if name else package)
-
-    def _search_roots(self, directory: Path) -> list[Path]:
-        roots = self._roots.get(directory)
-        if roots is None:
-            roots = []
-            current = directory
-            for _ in range(8):
-                roots.append(current)
-                if (current / "src").is_dir():
-                    roots.append(current / "src")
-                if any((current / marker).exists() for marker in _PROJECT_ROOT_FILES):
-                    break
-                if current.parent == current:
-                    break
-                current = current.parent
-            self._roots[directory] = roots
-        return roots
-
-    def _find_file(self, base: Path, parts: list[str]) -> Path | None:
-        key = (base, ".".join(parts))
-        if key in self._found:
-            return self._found[key]
-        found = None
-        stem = base.joinpath(*parts) if parts else base
-        for candidate in (stem.with_name(stem.name + ".py") if parts else None, stem / "__init__.py"):
-            if candidate is not None and candidate.is_file():
-                found = candidate
-                break
-        self._found[key] = found
-        return found
-
-    def resolve_module(self, name: str, level: int, importer: ModuleInfo) -> ModuleInfo | None:
-        """The local module a dotted import names, read and walked; None when it is not local."""
-        parts = [p for p in name.split(".") if p]
-        if level == 0:
-            if not parts or parts[0] in STDLIB or parts[0] == "replaylint":
-                return None
-            bases = self._search_roots(importer.path.parent)
-        else:
-            base = importer.path.parent
-            for _ in range(level - 1):
-                base = base.parent
-            bases = [base]
-        for base in bases:
-            found = self._find_file(base, parts)
-            if found is None:
-                continue
-            if found.resolve() == importer.path:
-                return None
-            module_name = self.absolute_name(name, level, importer) if level else name
-            return self._load_local(found, module_name)
-        return None
-
-    def _load_local(self, path: Path, name: str) -> ModuleInfo | None:
-        key = path.resolve()
-        if key in self.modules:
-            return self.modules[key]
-        try:
-            source = path.read_bytes()
-            return self.load(path, source, name=name)
-        except (OSError, ParseFailure) as error:
-            log.debug("%s not read as a local module: %s", path, error)
-            self.modules[key] = None
-            return None
-
-    def activity_kind(self, decorators: Iterable[str]) -> str | None:
-        for path in decorators:
-            if path in self.catalog.recorded_activities:
-                return "recorded"
-            if path in self.extra_activities:
-                return "recorded"  # declared in the configuration: the project's own recorder
-            if path in self.catalog.inline_activities:
-                return "inline"
-        return None
-
-    # ------------------------------------------------------------------ findings
-
-    def declared_safe(self, function: FunctionInfo) -> bool:
-        """A helper the configuration declares deterministic (`safe = ["app.clock.now_utc"]`)."""
-        return bool(self.safe) and f"{function.module.name}.{function.qualname}" in self.safe
-
-    def safe_paths(self, module: ModuleInfo) -> frozenset[str]:
-        return self.frameworks.safe_paths(module.frameworks)
-
-    def findings_for(self, module: ModuleInfo, helpers: UnsafeHelpers) -> list[tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step]]]:
-        """Raw findings of one workflow module: (code, module, node, call, chain)."""
-        raw: list[tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step]]] = []
-        safe = self.safe_paths(module)
-        for function in module.workflow_path():
-            if function.is_exempt() or self.declared_safe(function):
-                continue
-            where = function.module  # a reached helper's own line is reported in its own file
-            for hit in function.hits:
-                if hit.governed and hit.path not in safe:
-                    raw.append((hit.code, where, hit.node, hit.call, [], module))
-            for call in function.calls:
-                if call.governed and call.reported:
-                    chain = helpers.chain(call.target)
-                    if chain is not None:
-                        log.debug("%s: %s unsafe: %s", where.display, call.call, " -> ".join(s.call for s in chain))
-                        raw.append((Code.W005, where, call.node, call.call, chain, module))
-        return raw
-
-
-def project_for(config: Config) -> Project:
-    """A Project with a configuration's markers, catalog additions, safe names and presets."""
-    catalog = default_catalog()
-    if config.unsafe or config.safe:
-        catalog = catalog.extend(config.unsafe, config.safe)
-    return Project(
-        catalog,
-        markers=frozenset({MARKER, *config.markers}),
-        activity_decorators=config.activity_decorators,
-        safe=frozenset(config.safe),
-        frameworks=Frameworks(config.frameworks),
-    )
+    What the rules reported on each function of its workflow path, less what is exempt or safe in
+    its frameworks, then the calls of helpers that reach a root (read from the call graph).
+    """
+    raw: list[Raw] = []
+    safe = project.safe_paths(module)
+    for function in module.workflow_path():
+        if function.is_exempt() or project.declared_safe(function):
+            continue
+        where = function.module  # a reached helper's own line is reported in its own file
+        for hit in function.hits:
+            if hit.governed and hit.path not in safe:
+                raw.append((hit.code, where, hit.node, hit.call, [], module))
+        for call, chain in UNSAFE_HELPER.findings(function, helpers):
+            raw.append((UNSAFE_HELPER.code, where, call.node, call.call, chain, module))
+    return raw
 
 
 def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Project) -> Outcome:
@@ -355,7 +120,7 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
                 lambda m, extra=allowed: extra | project.safe_paths(m),
                 frozenset(p.name for p in project.frameworks.presets if p.child_workflows),
             )
-        found = project.findings_for(module, helpers)
+        found = findings_for(project, module, helpers)
         per_module[id(module)] = len(found)
         raw.extend(found)
     try:
@@ -374,7 +139,7 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
     return outcome
 
 
-def _materialize_per_module(raw: list, project: Project) -> list[Finding]:
+def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
     """Positions module by module, so one module too deep for code generation loses only its own."""
     findings: list[Finding] = []
     by_module: dict[int, list] = {}
@@ -392,7 +157,7 @@ def _materialize_per_module(raw: list, project: Project) -> list[Finding]:
     return findings
 
 
-def _materialize(raw: list, project: Project) -> list[Finding]:
+def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
     """Positions for every node that needs one, one code generation pass per module."""
     wanted: dict[int, tuple[ModuleInfo, set]] = {}
     for code, module, node, call, chain, _context in raw:

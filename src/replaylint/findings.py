@@ -1,8 +1,10 @@
-"""Frozen value types for what the guard reports: spans, chain links and findings."""
+"""Frozen value types for what the guard reports: spans, chain links, findings, module results,
+and the shape of a whole report as reporters read it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from replaylint.codes import RULES, Code
 
@@ -45,3 +47,34 @@ class Finding:
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code.value, self.call)
+
+
+@dataclass(frozen=True)
+class ModuleResult:
+    """One workflow module's import-edge coverage class and source identity."""
+
+    path: str
+    coverage: str
+    identity: str
+
+
+class Report(Protocol):
+    """What a reporter formats (replaylint.report.ReplayReport is the one the API returns)."""
+
+    @property
+    def findings(self) -> tuple[Finding, ...]: ...
+
+    @property
+    def modules(self) -> tuple[ModuleResult, ...]: ...
+
+    @property
+    def files(self) -> int: ...
+
+    @property
+    def errors(self) -> tuple[str, ...]: ...
+
+    @property
+    def workflow_modules(self) -> int: ...
+
+    @property
+    def exit_code(self) -> int: ...

@@ -5,14 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from replaylint.findings import Finding
-
-
-@dataclass
-class ModuleResult:
-    path: str
-    coverage: str
-    identity: str
+from replaylint.findings import Finding, ModuleResult
 
 
 @dataclass

@@ -8,8 +8,7 @@ from typing import Callable, Iterable
 
 import libcst as cst
 
-from replaylint.codes import Code
-from replaylint.resolve.scopes import FunctionInfo, ModuleInfo
+from replaylint.resolve.model import FunctionInfo, ModuleInfo
 
 
 @dataclass(frozen=True)
@@ -55,8 +54,8 @@ class UnsafeHelpers:
                 continue
             allowed = safe_paths(info.module) if safe_paths is not None else frozenset()
             for hit in info.hits:
-                # ADK-W006 is unproven, not unsafe: it is reported where it is, not propagated.
-                if hit.code is Code.W006 or hit.dead or hit.path in allowed:
+                # An unproven access is reported where it is, not propagated (its rule says so).
+                if not hit.propagates or hit.dead or hit.path in allowed:
                     continue
                 self._links[id(info)] = (Step(info.module, hit.node, hit.call), None)
                 queue.append(info)

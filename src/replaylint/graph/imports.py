@@ -8,7 +8,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
-from replaylint.resolve.scopes import ImportEdge, ModuleInfo
+from replaylint.resolve.model import ImportEdge, ModuleInfo
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 RUNTIME = "replaylint.workflows"
@@ -70,7 +70,7 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
             kind = edge_kind(edge)
             edges.append((edge.module or "<dynamic>", kind))
     kinds = {kind for _, kind in edges}
-    unfoldable = any(module.unfoldable() for module in modules)
+    unfoldable = any(module.dynamic_accesses for module in modules)
     if has_findings or "dynamic" in kinds or unfoldable:
         coverage = "unproven"
     elif kinds & {"distribution", "unresolved"}:

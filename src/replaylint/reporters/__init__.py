@@ -1,23 +1,10 @@
-"""Reporters: pure functions from a ReplayReport to text."""
+"""Reporters: pure functions from a report (findings.Report) to text, keyed by format name."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
-if TYPE_CHECKING:
-    from replaylint.api import ReplayReport
+from replaylint.findings import Report
+from replaylint.reporters import json, text
 
-
-def _text(report: "ReplayReport") -> str:
-    from replaylint.reporters.text import render
-
-    return render(report)
-
-
-def _json(report: "ReplayReport") -> str:
-    from replaylint.reporters.json import render
-
-    return render(report)
-
-
-REPORTERS: dict[str, Callable[["ReplayReport"], str]] = {"text": _text, "json": _json}
+REPORTERS: dict[str, Callable[[Report], str]] = {"text": text.render, "json": json.render}

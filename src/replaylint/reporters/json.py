@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 from replaylint import __version__
 
 if TYPE_CHECKING:
-    from replaylint.api import ReplayReport
+    from replaylint.findings import Report
 
 SCHEMA = "replaylint/findings@1"
 
 
-def as_dict(report: "ReplayReport") -> dict:
+def as_dict(report: "Report") -> dict:
     return {
         "schema": SCHEMA,
         "tool": {"name": "replaylint", "version": __version__},
@@ -45,5 +45,5 @@ def as_dict(report: "ReplayReport") -> dict:
     }
 
 
-def render(report: "ReplayReport") -> str:
+def render(report: "Report") -> str:
     return json.dumps(as_dict(report), indent=2) + "\n"

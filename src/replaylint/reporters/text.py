@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from replaylint.api import ReplayReport
-    from replaylint.findings import Finding
+    from replaylint.findings import Finding, Report
 
 
 def chain_line(finding: "Finding") -> str:
@@ -26,7 +25,7 @@ def render_finding(finding: "Finding") -> str:
     return "\n".join(lines)
 
 
-def render(report: "ReplayReport") -> str:
+def render(report: "Report") -> str:
     blocks = [render_finding(f) for f in report.findings]
     count = len(report.findings)
     noun = "finding" if count == 1 else "findings"

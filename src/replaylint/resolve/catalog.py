@@ -1,4 +1,7 @@
-"""Loads rules/catalog.toml: qualified name -> code and reason, with argument-sensitive entries."""
+"""Loads rules/catalog.toml: qualified name -> category and reason, with argument-sensitive entries.
+
+A category names what an API does (`clock`, `randomness`, `network`, `model-call`); which code a
+finding gets is the business of the rule that subscribes to the category (rules/catalog_rule.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable
 
-from replaylint.codes import Code
 from replaylint.docs import rules_dir
 
 if sys.version_info >= (3, 11):
@@ -20,7 +22,7 @@ else:  # pragma: no cover - exercised on 3.10 only
 class Entry:
     """Why one qualified name is unsafe."""
 
-    code: Code
+    category: str
     reason: str
     unless_args: int = 0  # deterministic when called with at least this many arguments
 
@@ -58,18 +60,18 @@ class Catalog:
         self.inline_activities: set[str] = set()
         self.safe: set[str] = set()
         for table in data.get("call", []):
-            entry = Entry(Code(table["code"]), table["reason"], int(table.get("unless-args", 0)))
+            entry = Entry(table["category"], table["reason"], int(table.get("unless-args", 0)))
             for name in table["names"]:
                 self.calls[name] = entry
         for table in data.get("module", []):
-            entry = Entry(Code(table["code"]), table["reason"])
+            entry = Entry(table["category"], table["reason"])
             for name in table["names"]:
                 self.modules[name] = entry
             self.module_exceptions.update(table.get("except", []))
         for table in data.get("client", []):
             methods = frozenset(table.get("methods", []))
             group = ClientGroup(
-                entry=Entry(Code(table["code"]), table["reason"]),
+                entry=Entry(table["category"], table["reason"]),
                 methods=methods - {"*"},
                 any_method="*" in methods,
                 returns=dict(table.get("returns", {})),
@@ -97,9 +99,14 @@ class Catalog:
                 parents.add(".".join(parts[:i]))
         return parents
 
+    def categories(self) -> set[str]:
+        """Every category an entry names (each must be claimed by exactly one rule)."""
+        groups = [*self.calls.values(), *self.modules.values(), *(g.entry for g in self.clients.values())]
+        return {entry.category for entry in groups}
+
     # ------------------------------------------------------------------ extension (config)
 
-    def extend(self, unsafe: dict[Code, Iterable[str]], safe: Iterable[str]) -> "Catalog":
+    def extend(self, unsafe: dict[str, Iterable[str]], safe: Iterable[str]) -> "Catalog":
         """A copy with a project's own unsafe names added and its declared-safe names removed.
 
         A declared name that looks like a class (`acme.llm.Gateway`) makes every method call on
@@ -108,8 +115,8 @@ class Catalog:
         """
         clone = Catalog.__new__(Catalog)
         clone.__dict__.update({k: (v.copy() if hasattr(v, "copy") else v) for k, v in self.__dict__.items()})
-        for code, names in unsafe.items():
-            entry = Entry(code, "declared unsafe in the project configuration")
+        for category, names in unsafe.items():
+            entry = Entry(category, "declared unsafe in the project configuration")
             for name in names:
                 if name.rsplit(".", 1)[-1][:1].isupper():
                     clone.clients[name] = ClientGroup(entry, frozenset(), any_method=True)

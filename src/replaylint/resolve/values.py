@@ -1,11 +1,9 @@
-"""Abstract values the evaluator gives to names and expressions while it walks a module."""
+"""Abstract values the evaluator gives to names and expressions: the ones that need no model of
+the checked code (values that point into it live in resolve/model.py)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from replaylint.resolve.scopes import ClassInfo, FunctionInfo, ModuleInfo
+from typing import Any
 
 
 class Value:
@@ -69,41 +67,6 @@ class Mapping(Value):
         self.items = items
 
 
-class Func(Value):
-    """A function, method or lambda of the checked code; `bound` when reached through an instance."""
-
-    __slots__ = ("info", "bound")
-
-    def __init__(self, info: "FunctionInfo", bound: bool = False) -> None:
-        self.info = info
-        self.bound = bound
-
-
-class Class(Value):
-    __slots__ = ("info",)
-
-    def __init__(self, info: "ClassInfo") -> None:
-        self.info = info
-
-
-class Obj(Value):
-    """An instance of a class of the checked code."""
-
-    __slots__ = ("info",)
-
-    def __init__(self, info: "ClassInfo") -> None:
-        self.info = info
-
-
-class LocalModule(Value):
-    """A module of the checked project (a local file), imported by name."""
-
-    __slots__ = ("info",)
-
-    def __init__(self, info: "ModuleInfo") -> None:
-        self.info = info
-
-
 class Namespace(Value):
     """A mapping of names to values reached dynamically: globals(), vars(m), m.__dict__."""
 
@@ -120,12 +83,3 @@ class ModuleTable(Value):
 
 
 MODULE_TABLE = ModuleTable()
-
-
-class Super(Value):
-    """`super()` inside a method: attribute lookups start at the class's bases."""
-
-    __slots__ = ("info",)
-
-    def __init__(self, info: "ClassInfo") -> None:
-        self.info = info

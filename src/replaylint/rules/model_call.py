@@ -1,8 +1,9 @@
-"""ADK-W001 model-call-in-workflow: a model-provider call reached on the workflow path. Docs and examples: rules/ADK-W001.md."""
+"""ADK-W001 model-call-in-workflow: a model provider called on the workflow path. Docs and examples: rules/ADK-W001.md."""
 
 from replaylint.codes import Code
-from replaylint.rules.base import Rule
+from replaylint.rules.catalog_rule import CatalogRule
 
 
-class ModelCallInWorkflow(Rule):
+class ModelCallInWorkflow(CatalogRule):
     code = Code.W001
+    category = "model-call"  # provider clients and SDK calls that run a model (catalog [[client]])

@@ -1,8 +1,9 @@
 """ADK-W004 network-call-in-workflow: network I/O on the workflow path. Docs and examples: rules/ADK-W004.md."""
 
 from replaylint.codes import Code
-from replaylint.rules.base import Rule
+from replaylint.rules.catalog_rule import CatalogRule
 
 
-class NetworkCallInWorkflow(Rule):
+class NetworkCallInWorkflow(CatalogRule):
     code = Code.W004
+    category = "network"  # HTTP clients, sockets, DNS, and the stdlib's network modules

@@ -1,8 +1,29 @@
 """ADK-W005 unsafe-helper-call: a call to a helper of the checked code that reaches an unsafe root. Docs and examples: rules/ADK-W005.md."""
 
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
 from replaylint.codes import Code
+from replaylint.graph.callgraph import Step, UnsafeHelpers
+from replaylint.resolve.model import FunctionInfo, HelperCall
 from replaylint.rules.base import Rule
+
+log = logging.getLogger("replaylint")
 
 
 class UnsafeHelperCall(Rule):
+    """Reads the call graph: a governed call whose target reaches a root, with the chain to it."""
+
     code = Code.W005
+
+    def findings(self, function: FunctionInfo, helpers: UnsafeHelpers) -> Iterator[tuple[HelperCall, list[Step]]]:
+        for call in function.calls:
+            if call.governed and call.reported:
+                chain = helpers.chain(call.target)
+                if chain is not None:
+                    log.debug(
+                        "%s: %s unsafe: %s", function.module.display, call.call, " -> ".join(s.call for s in chain)
+                    )
+                    yield call, chain

@@ -1,0 +1,192 @@
+"""The project of one run: the modules read (local helpers included, each read at most once),
+how an import names a local file, and the settings that shape the walk."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Iterable
+
+from replaylint.config import Config
+from replaylint.graph.imports import STDLIB
+from replaylint.outcome import display_path
+from replaylint.parsing import ParseFailure, parse
+from replaylint.resolve.catalog import Catalog, default_catalog
+from replaylint.resolve.evaluator import Evaluator
+from replaylint.resolve.facts import FactSink
+from replaylint.resolve.frameworks import Frameworks
+from replaylint.resolve.model import FunctionInfo, ModuleInfo
+from replaylint.resolve.workflows import MARKER, is_marked
+from replaylint.rules import CATEGORY_OF, dispatch
+
+log = logging.getLogger("replaylint")
+
+_PROJECT_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
+
+
+class Project:
+    """The modules read during one run, local helper modules included, each read at most once."""
+
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        markers: frozenset[str] = frozenset({MARKER}),
+        activity_decorators: Iterable[str] = (),
+        safe: frozenset[str] = frozenset(),
+        frameworks: Frameworks | None = None,
+        sink: FactSink | None = None,
+    ) -> None:
+        self.catalog = catalog or default_catalog()
+        self.sink = sink if sink is not None else dispatch()  # the rules the walk reports to
+        self.frameworks = frameworks or Frameworks()
+        self.markers = markers
+        self.extra_activities = set(activity_decorators)
+        self.safe = safe
+        self.modules: dict[Path, ModuleInfo | None] = {}
+        self._roots: dict[Path, list[Path]] = {}
+        self._found: dict[tuple[Path, str], Path | None] = {}
+
+    # ------------------------------------------------------------------ loading
+
+    def load(self, path: Path, source: bytes, display: str | None = None, name: str | None = None) -> ModuleInfo:
+        """Parse and walk one module (raises ParseFailure)."""
+        key = path.resolve() if path.exists() else path
+        cached = self.modules.get(key)
+        if cached is not None:
+            return cached
+        tree = parse(source)
+        info = ModuleInfo(
+            path=key,
+            display=display or display_path(path),
+            name=name or self._module_name(key),
+            source=source,
+            tree=tree,
+            marked=is_marked(tree, self.markers),
+        )
+        self.modules[key] = info  # registered before the walk, so import cycles end here
+        Evaluator(self, info, self.catalog, self.sink).run()
+        log.debug("%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked)
+        return info
+
+    def forget(self, path: Path) -> None:
+        """Drop a module whose walk failed, so nothing half-read is reported or followed."""
+        key = path.resolve() if path.exists() else path
+        if key in self.modules:
+            self.modules[key] = None
+
+    def _module_name(self, path: Path) -> str:
+        parts = [path.stem] if path.stem != "__init__" else []
+        directory = path.parent
+        while (directory / "__init__.py").exists() and directory.parent != directory:
+            parts.append(directory.name)
+            directory = directory.parent
+        return ".".join(reversed(parts)) or path.stem
+
+    # ------------------------------------------------------------------ local imports
+
+    def absolute_name(self, name: str, level: int, importer: ModuleInfo) -> str:
+        if level == 0:
+            return name
+        package = importer.name.split(".")
+        if importer.path.name != "__init__.py":
+            package = package[:-1]
+        package = package[: len(package) - (level - 1)] if level > 1 else package
+        return ".".join([*package, name] if name else package)
+
+    def _search_roots(self, directory: Path) -> list[Path]:
+        roots = self._roots.get(directory)
+        if roots is None:
+            roots = []
+            current = directory
+            for _ in range(8):
+                roots.append(current)
+                if (current / "src").is_dir():
+                    roots.append(current / "src")
+                if any((current / marker).exists() for marker in _PROJECT_ROOT_FILES):
+                    break
+                if current.parent == current:
+                    break
+                current = current.parent
+            self._roots[directory] = roots
+        return roots
+
+    def _find_file(self, base: Path, parts: list[str]) -> Path | None:
+        key = (base, ".".join(parts))
+        if key in self._found:
+            return self._found[key]
+        found = None
+        stem = base.joinpath(*parts) if parts else base
+        for candidate in (stem.with_name(stem.name + ".py") if parts else None, stem / "__init__.py"):
+            if candidate is not None and candidate.is_file():
+                found = candidate
+                break
+        self._found[key] = found
+        return found
+
+    def resolve_module(self, name: str, level: int, importer: ModuleInfo) -> ModuleInfo | None:
+        """The local module a dotted import names, read and walked; None when it is not local."""
+        parts = [p for p in name.split(".") if p]
+        if level == 0:
+            if not parts or parts[0] in STDLIB or parts[0] == "replaylint":
+                return None
+            bases = self._search_roots(importer.path.parent)
+        else:
+            base = importer.path.parent
+            for _ in range(level - 1):
+                base = base.parent
+            bases = [base]
+        for base in bases:
+            found = self._find_file(base, parts)
+            if found is None:
+                continue
+            if found.resolve() == importer.path:
+                return None
+            module_name = self.absolute_name(name, level, importer) if level else name
+            return self._load_local(found, module_name)
+        return None
+
+    def _load_local(self, path: Path, name: str) -> ModuleInfo | None:
+        key = path.resolve()
+        if key in self.modules:
+            return self.modules[key]
+        try:
+            source = path.read_bytes()
+            return self.load(path, source, name=name)
+        except (OSError, ParseFailure) as error:
+            log.debug("%s not read as a local module: %s", path, error)
+            self.modules[key] = None
+            return None
+
+    def activity_kind(self, decorators: Iterable[str]) -> str | None:
+        for path in decorators:
+            if path in self.catalog.recorded_activities:
+                return "recorded"
+            if path in self.extra_activities:
+                return "recorded"  # declared in the configuration: the project's own recorder
+            if path in self.catalog.inline_activities:
+                return "inline"
+        return None
+
+    def declared_safe(self, function: FunctionInfo) -> bool:
+        """A helper the configuration declares deterministic (`safe = ["app.clock.now_utc"]`)."""
+        return bool(self.safe) and f"{function.module.name}.{function.qualname}" in self.safe
+
+    def safe_paths(self, module: ModuleInfo) -> frozenset[str]:
+        return self.frameworks.safe_paths(module.frameworks)
+
+
+def project_for(config: Config) -> Project:
+    """A Project with a configuration's markers, catalog additions, safe names and presets."""
+    catalog = default_catalog()
+    if config.unsafe or config.safe:
+        unsafe = {CATEGORY_OF[code]: names for code, names in config.unsafe.items()}
+        catalog = catalog.extend(unsafe, config.safe)
+    return Project(
+        catalog,
+        markers=frozenset({MARKER, *config.markers}),
+        activity_decorators=config.activity_decorators,
+        safe=frozenset(config.safe),
+        frameworks=Frameworks(config.frameworks),
+    )
+
+

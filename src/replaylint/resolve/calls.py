@@ -1,0 +1,174 @@
+"""Calls: what a call resolves to, the facts rules decide on, and the helper calls of the graph."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.resolve import folds
+from replaylint.resolve.catalog import CallArgs
+from replaylint.resolve.facts import Call, Reference
+from replaylint.resolve.model import Class, ClassInfo, Func, Obj, Super
+from replaylint.resolve.values import UNKNOWN, Const, Ext, Mapping, ModuleTable, Namespace, Value
+from replaylint.resolve.walker import Walker
+
+_IMPORTERS = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})
+_DYNAMIC_CODE = frozenset({"builtins.eval", "builtins.exec", "builtins.compile"})
+# Builtins that inspect an object without calling it: handing a root to them is not a use.
+_NON_CALLING = frozenset(
+    {"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "id", "type", "isinstance",
+     "issubclass", "callable", "repr", "str", "print", "len", "hash", "format", "bool"}
+)
+# Calls that wrap a callable without running it: inside a recorder's arguments they are recorded.
+_WRAPPERS = frozenset({"functools.partial"})
+_NAMESPACE_GETTERS = frozenset({"get", "__getitem__", "pop", "setdefault"})
+
+
+class Calls(Walker):
+    def _call(self, node: cst.Call) -> Value:
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            owner = self.eval(func.value)
+            method = func.attr.value
+            if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:
+                args = [self.eval(arg.value) for arg in node.args]
+                return self._index_namespace(owner, args[0] if args else UNKNOWN, node)
+            if isinstance(owner, Mapping) and method == "get":
+                args = [self.eval(arg.value) for arg in node.args]
+                key = args[0] if args else UNKNOWN
+                return owner.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
+            text = folds.str_const(owner)
+            if text is not None:
+                args = [self.eval(arg.value) for arg in node.args]
+                return folds.str_method(text, method, args)
+            callee = self.attr(owner, method)
+        else:
+            if isinstance(func, cst.Name) and self.scope.lookup(func.value) is None:
+                if func.value == "super" and self.method_of is not None:
+                    return Super(self.method_of)
+                if func.value in ("staticmethod", "classmethod") and len(node.args) == 1:
+                    return self.eval(node.args[0].value)
+            callee = self.eval(func)
+        path = callee.path if isinstance(callee, Ext) else ""
+        recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
+        registrar = bool(path) and self._register(path, node)
+        passive = recorder or registrar or (
+            isinstance(func, cst.Name) and func.value in _NON_CALLING and self.scope.lookup(func.value) is None
+        ) or (self.recording and path in _WRAPPERS)
+        saved_recording = self.recording
+        # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
+        self.recording = recorder or (saved_recording and path in _WRAPPERS)
+        values: list[Value] = []
+        count = 0
+        strings: dict[str, str] = {}
+        position = 0
+        for arg in node.args:
+            value = self.eval(arg.value)
+            values.append(value)
+            if not passive:
+                self._passed_on(arg.value, value)
+            if not (isinstance(value, Const) and value.value is None):
+                count += 1
+            if arg.keyword is None and not arg.star:
+                text = folds.str_const(value)
+                if text is not None:
+                    strings[str(position)] = text
+                position += 1
+            elif arg.keyword is not None:
+                text = folds.str_const(value)
+                if text is not None:
+                    strings[arg.keyword.value] = text
+        self.recording = saved_recording
+        return self._apply(callee, node, values, CallArgs(count, strings))
+
+    def _register(self, path: str, node: cst.Call) -> bool:
+        """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
+        the function handed over becomes replayed code, or a recorded zone."""
+        workflow = self.frameworks.workflow_registrar(path)
+        recorded = None if workflow is not None else self.frameworks.recorded_registrar(path)
+        if workflow is None and recorded is None:
+            return False
+        for arg in node.args:
+            value = self._peek(arg.value)
+            if isinstance(value, Func):
+                if workflow is not None:
+                    self._entry(value.info, workflow.name)
+                else:
+                    value.info.activity = "recorded"
+        return True
+
+    def _passed_on(self, expr: cst.BaseExpression, value: Value) -> None:
+        """An unsafe callable handed to other code (`partial(time.time)`, `map(random.random, xs)`)."""
+        if isinstance(expr, (cst.Call, cst.Lambda)):
+            return
+        if isinstance(value, Ext):
+            entry = self.catalog.reference_entry(value.path)
+            if entry is not None and Reference in self.wants:
+                call = folds.written(expr) or _pretty(value.path)
+                self.sink.emit(Reference(expr, self.site(), value.path, entry, call))
+        elif isinstance(value, Func) and value.info.name != "<lambda>":
+            self._helper(value.info, expr, folds.written(expr) or value.info.name)
+
+    def _apply(self, callee: Value, node: cst.Call, args: list[Value], cargs: CallArgs) -> Value:
+        if isinstance(callee, Ext):
+            path = callee.path
+            if path == "builtins.getattr":
+                return self._getattr(node, args)
+            if path in ("builtins.globals", "builtins.locals"):
+                return Namespace(None)
+            if path == "builtins.vars":
+                return Namespace(args[0]) if args else Namespace(None)
+            if path in _IMPORTERS:
+                return self._dynamic_import(node, path, args)
+            if path in _DYNAMIC_CODE:
+                self._unfoldable(node)
+                return UNKNOWN
+            entry, result = self.catalog.classify_call(path, cargs)
+            if Call in self.wants:
+                call = folds.written(node.func) or _pretty(path)
+                self.sink.emit(Call(node, self.site(), path, entry, call, cargs))
+            if entry is not None:
+                return UNKNOWN  # what an unsafe call returns is never folded further
+            return Ext(result) if result is not None else UNKNOWN
+        written = folds.written(node.func)
+        if isinstance(callee, Func):
+            self._helper(callee.info, node, written or callee.info.name)
+            self._walk_nested_now(callee.info)
+            return callee.info.returns
+        if isinstance(callee, Class):
+            base = callee.info.client_base(self.catalog)
+            init = callee.info.lookup("__init__", instance=False)
+            if isinstance(init, Func):
+                self._helper(init.info, node, written or callee.info.name)
+            else:
+                self._inherited_constructor(callee.info, node, written, cargs)
+            if base is not None:
+                return Ext(base + "()")
+            return Obj(callee.info)
+        if isinstance(callee, Obj):
+            method = callee.info.lookup("__call__", instance=False)
+            if isinstance(method, Func):
+                self._helper(method.info, node, written or callee.info.name)
+        return UNKNOWN
+
+    def _inherited_constructor(self, info: ClassInfo, node: cst.Call, written: str | None, cargs: CallArgs) -> None:
+        """`class Dice(random.Random): ...; Dice()`: the base's constructor runs, unseeded."""
+        for base in info.external_bases:
+            entry, _ = self.catalog.classify_call(base, cargs)
+            if entry is not None:
+                if Call in self.wants:
+                    self.sink.emit(Call(node, self.site(), base, entry, written or info.name, cargs))
+                return
+
+    def _getattr(self, node: cst.Call, args: list[Value]) -> Value:
+        if len(args) < 2:
+            return UNKNOWN
+        name = folds.str_const(args[1])
+        if name is None:
+            if self._may_reach_unsafe(args[0]):
+                self._unfoldable(node)
+            return UNKNOWN
+        return self.attr(args[0], name)
+
+
+def _pretty(path: str) -> str:
+    return path.replace(":", ".")

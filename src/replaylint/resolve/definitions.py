@@ -1,0 +1,251 @@
+"""Definitions: functions, lambdas, classes, their decorators and parameters, and annotations."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.resolve import folds
+from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
+from replaylint.resolve.scopes import Scope
+from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
+from replaylint.resolve.walker import Walker
+
+_INIT_FIRST = ("__init__", "__post_init__", "__new__", "setup", "__aenter__", "__enter__")
+_LATE = "\0late:"  # key prefix for annotations resolved when the body is walked
+
+
+class _Annotation(Value):
+    __slots__ = ("node",)
+
+    def __init__(self, node: cst.BaseExpression) -> None:
+        self.node = node
+
+
+class Definitions(Walker):
+    def _decorator_paths(self, decorators: tuple[cst.Decorator, ...] | list[cst.Decorator]) -> list[str]:
+        paths = []
+        for decorator in decorators:
+            expr = decorator.decorator
+            if isinstance(expr, cst.Call):
+                value = self.eval(expr.func)
+                for arg in expr.args:
+                    self.eval(arg.value)
+            else:
+                value = self.eval(expr)
+            if isinstance(value, Ext):
+                paths.append(value.path)
+            else:
+                paths.append(folds.dotted(expr.func if isinstance(expr, cst.Call) else expr) or "")
+        return paths
+
+    def _params(self, params: cst.Parameters) -> dict[str, Value]:
+        values: dict[str, Value] = {}
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for extra in (params.star_arg, params.star_kwarg):
+            if isinstance(extra, cst.Param):
+                values[extra.name.value] = UNKNOWN
+        for param in every:
+            default = self.eval(param.default) if param.default is not None else UNKNOWN
+            annotated = (
+                self.annotation_value(param.annotation.annotation)
+                if param.annotation is not None
+                else UNKNOWN
+            )
+            if annotated is not UNKNOWN:
+                values[param.name.value] = annotated
+            elif isinstance(default, (Ext, Func)) and not isinstance(default, Const):
+                values[param.name.value] = default  # `def run(now=time.time)` binds a root
+            else:
+                values[param.name.value] = UNKNOWN
+                if param.annotation is not None:
+                    # A forward reference (`client: "OpenAI"` imported further down) is
+                    # looked up again when the body is walked, after the module has loaded.
+                    values[_LATE + param.name.value] = _Annotation(param.annotation.annotation)
+        return values
+
+    def _new_function(self, name: str, node: cst.CSTNode) -> FunctionInfo:
+        parent = self.func.qualname if self.func is not self.m.top else ""
+        if self.cls is not None and self.scope.is_class:
+            qualname = f"{self.cls.qualname}.{name}"
+        else:
+            qualname = f"{parent}.{name}" if parent else name
+        info = FunctionInfo(name, qualname, self.m, node)
+        if self.func is not self.m.top:
+            info.parent = self.func
+        self.m.functions.append(info)
+        return info
+
+    def _function_def(self, node: cst.FunctionDef) -> None:
+        decorators = self._decorator_paths(node.decorators)
+        params = self._params(node.params)
+        info = self._new_function(node.name.value, node)
+        info.decorators = tuple(decorators)
+        if self.scope.is_class:
+            info.cls = self.cls
+        info.activity = self.project.activity_kind(decorators)
+        for path in decorators:
+            preset = self.frameworks.workflow_function(path)
+            if preset is not None:
+                self._entry(info, preset.name)
+            elif self.frameworks.recorded_decorator(path) is not None:
+                info.activity = "recorded"
+        if info.cls is not None and info.cls.workflow is not None:
+            if self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
+                self._entry(info, info.cls.workflow)
+        if info.entry is None and info.activity is None:
+            # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it.
+            for value in params.values():
+                if isinstance(value, Ext) and value.path.endswith("()"):
+                    preset = self.frameworks.context_parameter(value.path[:-2])
+                    if preset is not None:
+                        self._entry(info, preset.name)
+                        break
+        info.exempt = self.exempt or info.activity is not None
+        self.scope.names[node.name.value] = Func(info)
+        governed = self.governed and not info.exempt
+        self.pending.append((info, self.scope, params, governed))
+
+    def _lambda(self, node: cst.Lambda) -> Value:
+        params = self._params(node.params)
+        info = self._new_function("<lambda>", node)
+        if self.recording:
+            # `ctx.run("fetch", lambda: requests.get(url))`: the recorder runs it once and
+            # journals the result, so the body is a recorded zone, not workflow code.
+            info.exempt = True
+            self.pending.append((info, self.scope, params, False))
+            return Func(info)
+        info.exempt = self.exempt
+        # An inline lambda runs when whatever it is handed to calls it: its body's roots are
+        # reported where they are written, and its unsafety flows to the enclosing function.
+        self._helper(info, node, "<lambda>", reported=False)
+        self.pending.append((info, self.scope, params, self.governed))
+        return Func(info)
+
+    def _drop_implicit(self, info: FunctionInfo) -> None:
+        self.func.calls = [c for c in self.func.calls if c.reported or c.target is not info]
+
+    def _entry(self, info: FunctionInfo, framework: str) -> None:
+        info.entry = framework
+        if framework not in self.m.frameworks:
+            self.m.frameworks.append(framework)
+
+    def _walk_nested_now(self, info: FunctionInfo) -> None:
+        """A nested function called by the function being walked runs at that point: walk it
+        now, so that what it rebinds (`nonlocal t; t = time`) is seen by the rest of the caller."""
+        if id(info) in self.walked or info.parent is not self.func:
+            return
+        for pending in self.pending:
+            if pending[0] is info:
+                self._function_body(*pending)
+                return
+
+    def _function_body(
+        self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
+    ) -> None:
+        self.walked.add(id(info))
+        saved = (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead, self.recording)
+        body_scope = Scope(scope)
+        for name, value in params.items():
+            if isinstance(value, _Annotation):
+                late = self.annotation_value(value.node)
+                if late is not UNKNOWN:
+                    body_scope.names[name[len(_LATE) :]] = late
+            elif name not in body_scope.names:
+                body_scope.names[name] = value
+        node = info.node
+        if info.cls is not None and isinstance(node, cst.FunctionDef):
+            first = [*node.params.posonly_params, *node.params.params][:1]
+            names = {d.split(".")[-1] for d in info.decorators}
+            if first and "staticmethod" not in names:
+                cls_value: Value = Class(info.cls) if "classmethod" in names else Obj(info.cls)
+                body_scope.names[first[0].name.value] = cls_value
+        if info.entry is not None and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            self._bind_context(info, node.params, body_scope)
+        self.scope = self.fscope = body_scope
+        self.func, self.governed, self.exempt = info, governed, info.exempt
+        self.cls = None
+        self.method_of = info.cls
+        self.dead = False
+        self.recording = False
+        if isinstance(node, cst.Lambda):
+            info.returns = self.eval(node.body)
+        elif isinstance(node, cst.FunctionDef):
+            self._suite(node.body)
+        (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of,
+         self.dead, self.recording) = saved
+
+    def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
+        """An unannotated run-context parameter of a framework entry is that framework's context."""
+        preset = self.frameworks.get(info.entry or "")
+        if preset is None or preset.context_param is None:
+            return
+        positional = [*params.posonly_params, *params.params]
+        if info.cls is not None:
+            positional = positional[1:]
+        if len(positional) > preset.context_param:
+            name = positional[preset.context_param].name.value
+            if scope.names.get(name, UNKNOWN) is UNKNOWN:
+                scope.names[name] = Ext(preset.context_type + "()")
+
+    def _class_def(self, node: cst.ClassDef) -> None:
+        decorators = self._decorator_paths(node.decorators)
+        qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
+        info = ClassInfo(node.name.value, qualname, self.m, node, decorators=tuple(decorators))
+        for path in decorators:
+            preset = self.frameworks.workflow_class(path)
+            if preset is not None:
+                info.workflow = preset.name
+                if preset.name not in self.m.frameworks:
+                    self.m.frameworks.append(preset.name)
+        for arg in node.bases:
+            base = self.eval(arg.value)
+            if isinstance(base, Class):
+                info.local_bases.append(base.info)
+            elif isinstance(base, Ext):
+                info.external_bases.append(base.path)
+        for arg in node.keywords:
+            self.eval(arg.value)
+        self.m.classes.append(info)
+        class_scope = Scope(self.scope, is_class=True)
+        info.attrs = class_scope.names
+        saved = (self.scope, self.cls, self.pending)
+        self.scope, self.cls, self.pending = class_scope, info, []
+        self._suite(node.body)
+        methods = self.pending
+        self.scope, self.cls, self.pending = saved
+        methods.sort(key=lambda item: 0 if item[0].name in _INIT_FIRST else 1)
+        self.pending.extend(methods)
+        self.scope.names[node.name.value] = Class(info)
+
+    def annotation_value(self, node: cst.BaseExpression) -> Value:
+        """An instance of a provider client when the annotation names one (`client: OpenAI`,
+        `Optional[AsyncAnthropic]`, `"ChatOpenAI | None"`); UNKNOWN otherwise."""
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            value = self._peek(node)
+            if isinstance(value, Ext):
+                cls = self.catalog.client_class(value.path)
+                if cls is not None:
+                    return Ext(cls + "()")
+                if self.frameworks.is_framework_path(value.path):
+                    return Ext(value.path + "()")  # a run context: `ctx: restate.Context`
+            if isinstance(value, Class):
+                return Obj(value.info)
+            return UNKNOWN
+        if isinstance(node, cst.Subscript):
+            for element in node.slice:
+                if isinstance(element.slice, cst.Index):
+                    found = self.annotation_value(element.slice.value)
+                    if found is not UNKNOWN:
+                        return found
+            return UNKNOWN
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            found = self.annotation_value(node.left)
+            return found if found is not UNKNOWN else self.annotation_value(node.right)
+        if isinstance(node, cst.SimpleString):
+            text = node.evaluated_value
+            if isinstance(text, str):
+                try:
+                    return self.annotation_value(cst.parse_expression(text))
+                except cst.ParserSyntaxError:
+                    return UNKNOWN
+        return UNKNOWN

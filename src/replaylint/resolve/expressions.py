@@ -1,0 +1,219 @@
+"""Expressions: attributes, subscripts, operators, literals and comprehensions, folded to values."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.resolve import folds
+from replaylint.resolve.model import Class, Func, FunctionInfo, LocalModule, Obj, Super
+from replaylint.resolve.scopes import Scope
+from replaylint.resolve.statements import loop_element
+from replaylint.resolve.values import (
+    MODULE_TABLE,
+    UNKNOWN,
+    Const,
+    Ext,
+    Mapping,
+    ModuleTable,
+    Namespace,
+    Seq,
+    Value,
+)
+from replaylint.resolve.walker import Walker
+
+
+class Expressions(Walker):
+    def _attribute(self, node: cst.Attribute) -> Value:
+        value = self.attr(self.eval(node.value), node.attr.value)
+        if isinstance(value, Func) and value.bound and _is_property(value.info):
+            # `self.now` on a @property runs its body: a call in disguise.
+            self._helper(value.info, node, folds.written(node) or value.info.name)
+            return value.info.returns
+        return value
+
+    def attr(self, value: Value, name: str) -> Value:
+        if isinstance(value, Ext):
+            if name == "__dict__":
+                return Namespace(value)
+            if value.path == "sys" and name == "modules":
+                return MODULE_TABLE
+            return Ext(f"{value.path}.{name}")
+        if isinstance(value, LocalModule):
+            found = value.info.exports.get(name)
+            if found is not None:
+                return found
+            sub = self.project.resolve_module(f"{value.info.name}.{name}", 0, self.m)
+            return LocalModule(sub) if sub is not None else UNKNOWN
+        if isinstance(value, Super):
+            for base in value.info.local_bases:
+                found = base.lookup(name, instance=True)
+                if isinstance(found, Func):
+                    return Func(found.info, bound=True)
+                if found is not None:
+                    return found
+            for base in value.info.external_bases:
+                return Ext(f"{base}().{name}") if self.catalog.client_class(base) else UNKNOWN
+            return UNKNOWN
+        if isinstance(value, (Obj, Class)):
+            if name == "__dict__":
+                return Namespace(value)
+            found = value.info.lookup(name, instance=isinstance(value, Obj))
+            if isinstance(found, Func):
+                return Func(found.info, bound=isinstance(value, Obj))
+            return found if found is not None else UNKNOWN
+        return UNKNOWN
+
+    def _await(self, node: cst.Await) -> Value:
+        return self.eval(node.expression)
+
+    def _concatenated(self, node: cst.ConcatenatedString) -> Value:
+        value = folds.literal(node)
+        if value is UNKNOWN:
+            self.eval(node.left)
+            self.eval(node.right)
+        return value
+
+    def _fstring(self, node: cst.FormattedString) -> Value:
+        parts: list[str] = []
+        constant = True
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                parts.append(part.value)
+                continue
+            value = self.eval(part.expression)  # type: ignore[attr-defined]
+            if constant and isinstance(value, Const) and part.conversion is None and part.format_spec is None:  # type: ignore[attr-defined]
+                parts.append(str(value.value))
+            else:
+                constant = False
+        return Const("".join(parts)) if constant else UNKNOWN
+
+    def _binary(self, node: cst.BinaryOperation) -> Value:
+        left = self.eval(node.left)
+        right = self.eval(node.right)
+        if isinstance(node.operator, cst.BitOr):
+            # A LangChain pipeline (`prompt | llm | parser`) runs the model when invoked.
+            for side in (left, right):
+                if isinstance(side, Ext) and "()" in side.path:
+                    if self.catalog.client_class(side.path[: side.path.rfind("()")]) is not None:
+                        return side
+        return folds.binary(node.operator, left, right)
+
+    def _unary(self, node: cst.UnaryOperation) -> Value:
+        value = self.eval(node.expression)
+        if isinstance(node.operator, cst.Minus) and isinstance(value, Const) and isinstance(value.value, int):
+            return Const(-value.value)
+        return UNKNOWN
+
+    def _boolean(self, node: cst.BooleanOperation) -> Value:
+        left = self.eval(node.left)
+        right = self.eval(node.right)
+        # `client = client or OpenAI()`: keep whichever side is known.
+        return left if left is not UNKNOWN and not isinstance(left, Const) else right
+
+    def _if_exp(self, node: cst.IfExp) -> Value:
+        self.eval(node.test)
+        body = self.eval(node.body)
+        orelse = self.eval(node.orelse)
+        return body if body is not UNKNOWN else orelse
+
+    def _sequence(self, node: cst.Tuple | cst.List) -> Value:
+        items = []
+        for element in node.elements:
+            value = self.eval(element.value)
+            items.append(UNKNOWN if isinstance(element, cst.StarredElement) else value)
+        return Seq(tuple(items))
+
+    def _dict(self, node: cst.Dict) -> Value:
+        items: dict[object, Value] = {}
+        known = True
+        for element in node.elements:
+            if isinstance(element, cst.DictElement):
+                key = self.eval(element.key)
+                value = self.eval(element.value)
+                if isinstance(key, Const):
+                    items[key.value] = value
+                else:
+                    known = False
+            else:
+                self.eval(element.value)
+                known = False
+        return Mapping(items) if known else UNKNOWN
+
+    def _named_expr(self, node: cst.NamedExpr) -> Value:
+        value = self.eval(node.value)
+        if isinstance(node.target, cst.Name):
+            self.fscope.names[node.target.value] = value
+        return value
+
+    def _comprehension(self, node: cst.CSTNode) -> Value:
+        saved = self.scope
+        self.scope = Scope(saved)
+        clause = node.for_in  # type: ignore[attr-defined]
+        while clause is not None:
+            iterable = self.eval(clause.iter)
+            self._iterated(clause.iter, iterable)
+            self._bind(clause.target, loop_element(iterable))
+            for condition in clause.ifs:
+                self.eval(condition.test)
+            clause = clause.inner_for_in
+        if isinstance(node, cst.DictComp):
+            self.eval(node.key)
+            self.eval(node.value)
+        else:
+            self.eval(node.elt)  # type: ignore[attr-defined]
+        self.scope = saved
+        return UNKNOWN
+
+    def _subscript(self, node: cst.Subscript) -> Value:
+        base = self.eval(node.value)
+        parts: list[Value | None] = []
+        is_slice = False
+        for element in node.slice:
+            inner = element.slice
+            if isinstance(inner, cst.Index):
+                parts.append(self.eval(inner.value))
+            else:
+                is_slice = True
+                for bound in (inner.lower, inner.upper, inner.step):  # type: ignore[union-attr]
+                    parts.append(self.eval(bound) if bound is not None else None)
+        if len(node.slice) != 1:
+            return UNKNOWN
+        if not is_slice and isinstance(base, (Namespace, ModuleTable)):
+            return self._index_namespace(base, parts[0] or UNKNOWN, node)
+        text = folds.str_const(base)
+        if text is not None:
+            return folds.subscript(text, parts, is_slice)
+        if isinstance(base, Mapping) and not is_slice:
+            key = parts[0]
+            return base.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
+        if isinstance(base, Seq) and not is_slice:
+            index = parts[0]
+            if isinstance(index, Const) and isinstance(index.value, int):
+                try:
+                    return base.items[index.value]
+                except IndexError:
+                    return UNKNOWN
+        return UNKNOWN
+
+    def _index_namespace(self, table: Value, key: Value, node: cst.CSTNode) -> Value:
+        name = folds.str_const(key)
+        if name is None:
+            target = table.target if isinstance(table, Namespace) else None
+            if isinstance(table, ModuleTable) or target is None or self._may_reach_unsafe(target):
+                self._unfoldable(node)
+            return UNKNOWN
+        if isinstance(table, ModuleTable):
+            return self._module_value(name, node, top_only=False)
+        if table.target is None:  # type: ignore[union-attr]
+            found = self.module_scope.names.get(name)
+            return found if found is not None else self._lookup(name)
+        return self.attr(table.target, name)  # type: ignore[union-attr]
+
+    def _may_reach_unsafe(self, value: Value) -> bool:
+        if isinstance(value, Ext):
+            return self.catalog.has_members(value.path)
+        return isinstance(value, (Namespace, ModuleTable, LocalModule))
+
+
+def _is_property(info: FunctionInfo) -> bool:
+    return any(d.rsplit(".", 1)[-1] in ("property", "cached_property") for d in info.decorators)

@@ -1,0 +1,132 @@
+"""The typed facts the evaluator emits where a rule can decide; rules subscribe to them by type.
+
+The evaluator resolves names and values and never picks a code. At each point where a rule may
+decide (a call of a resolved value, a root handed on as a value, an iteration, a store, an access
+it cannot fold, an import) it builds one of these, but only when some enabled rule subscribes to
+that type, so a fact nobody reads costs one set lookup.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import libcst as cst
+
+from replaylint.resolve.model import FunctionInfo, ImportEdge
+from replaylint.resolve.values import Value
+
+if TYPE_CHECKING:
+    from replaylint.resolve.catalog import CallArgs, Entry
+
+
+class Site:
+    """Where a fact happens: the function whose body holds it, and the walk's state there."""
+
+    __slots__ = ("function", "governed", "dead")
+
+    def __init__(self, function: FunctionInfo, governed: bool, dead: bool) -> None:
+        self.function = function
+        self.governed = governed  # False inside an exempt region (activity body, __main__ block)
+        self.dead = dead  # under `if TYPE_CHECKING:` or a branch that never runs in a workflow
+
+
+class Fact:
+    __slots__ = ("node", "site")
+
+    def __init__(self, node: cst.CSTNode, site: Site) -> None:
+        self.node = node
+        self.site = site
+
+
+class Call(Fact):
+    """A call of a value outside the checked code, resolved to its qualified `path`.
+
+    `entry` is what the catalog says of that call with these arguments (None: nothing unsafe);
+    `call` is the callee as written, for the message.
+    """
+
+    __slots__ = ("path", "entry", "call", "args")
+
+    def __init__(
+        self, node: cst.CSTNode, site: Site, path: str, entry: Entry | None, call: str, args: CallArgs
+    ) -> None:
+        super().__init__(node, site)
+        self.path = path
+        self.entry = entry
+        self.call = call
+        self.args = args
+
+
+class Reference(Fact):
+    """An unsafe root handed to other code as a value (`partial(time.time)`), to be called later."""
+
+    __slots__ = ("path", "entry", "call")
+
+    def __init__(self, node: cst.CSTNode, site: Site, path: str, entry: Entry, call: str) -> None:
+        super().__init__(node, site)
+        self.path = path
+        self.entry = entry
+        self.call = call
+
+
+class Unfoldable(Fact):
+    """An access the evaluator cannot fold to a name (`getattr(time, name)`, `exec(src)`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, node: cst.CSTNode, site: Site, text: str) -> None:
+        super().__init__(node, site)
+        self.text = text  # the access as written, shortened for a message
+
+
+class Iteration(Fact):
+    """A loop or comprehension over `value` (node is the iterated expression)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, node: cst.CSTNode, site: Site, value: Value) -> None:
+        super().__init__(node, site)
+        self.value = value
+
+
+# Where a stored name lives: the walk knows it from `global`, `self.`, class bodies and scopes.
+LOCAL, INSTANCE, CLASS, MODULE = "local", "instance", "class", "module"
+
+
+class Store(Fact):
+    """A store of `value` into a name, attribute or subscript; `binding` says whose state it is."""
+
+    __slots__ = ("name", "value", "binding")
+
+    def __init__(self, node: cst.CSTNode, site: Site, name: str, value: Value, binding: str) -> None:
+        super().__init__(node, site)
+        self.name = name
+        self.value = value
+        self.binding = binding
+
+
+class Import(Fact):
+    """An import edge of the module (static or dynamic), as the coverage classification sees it."""
+
+    __slots__ = ("edge",)
+
+    def __init__(self, node: cst.CSTNode, site: Site, edge: ImportEdge) -> None:
+        super().__init__(node, site)
+        self.edge = edge
+
+
+class FactSink(Protocol):
+    """What the evaluator hands its facts to (the rules' dispatch, built above this layer)."""
+
+    subscribed: frozenset[type[Fact]]
+
+    def emit(self, fact: Fact) -> None: ...
+
+
+class NoRules:
+    """A sink with no subscribers: the walk still builds the model (calls, imports, exports)."""
+
+    subscribed: frozenset[type[Fact]] = frozenset()
+
+    def emit(self, fact: Fact) -> None:
+        return None

@@ -1,0 +1,208 @@
+"""The model of the checked code one walk builds: modules, functions, classes, what each reaches
+(hits reported by rules, helper calls, import edges), and the values that point at them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import libcst as cst
+
+from replaylint.codes import Code
+from replaylint.resolve.values import UNKNOWN, Value
+
+
+@dataclass(eq=False)
+class Hit:
+    """What a rule reported at node (a call, or an unsafe callable passed on), kept on the
+    function it is in until the project knows which functions are on the workflow path."""
+
+    code: Code
+    node: cst.CSTNode
+    call: str
+    reason: str
+    governed: bool  # not inside an exempt region (an activity body, a __main__ block)
+    path: str = ""  # the resolved qualified name of the root
+    dead: bool = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`: never replayed
+    propagates: bool = True  # False for unproven accesses: reported where they are, not to callers
+
+
+@dataclass(eq=False)
+class HelperCall:
+    """A call (or a reference passed on) to a function of the checked code."""
+
+    target: "FunctionInfo"
+    node: cst.CSTNode
+    call: str
+    governed: bool
+    reported: bool = True  # False for implicit edges such as an inline lambda
+    dead: bool = False  # made under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
+
+
+@dataclass(eq=False)
+class ImportEdge:
+    module: str  # absolute dotted name as far as it is known
+    node: cst.CSTNode
+    local: "ModuleInfo | None" = None
+    dynamic: bool = False
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    name: str
+    qualname: str
+    module: "ModuleInfo"
+    node: cst.CSTNode
+    cls: "ClassInfo | None" = None
+    activity: str | None = None  # "recorded" or "inline" (see catalog [activities])
+    exempt: bool = False  # body not on the workflow path (an activity, a __main__ block)
+    hits: list[Hit] = field(default_factory=list)
+    calls: list[HelperCall] = field(default_factory=list)
+    returns: Value = UNKNOWN
+    decorators: tuple[str, ...] = ()
+    parent: "FunctionInfo | None" = None  # the enclosing function, for nested defs and lambdas
+    entry: str | None = None  # the framework whose replayed code this function is
+
+    def is_exempt(self) -> bool:
+        """Inside a recorded zone: an activity or step (maybe registered after its definition)."""
+        info: FunctionInfo | None = self
+        while info is not None:
+            if info.exempt or info.activity is not None:
+                return True
+            info = info.parent
+        return False
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    name: str
+    qualname: str
+    module: "ModuleInfo"
+    node: cst.CSTNode
+    attrs: dict[str, Value] = field(default_factory=dict)  # the class body's namespace
+    instance_attrs: dict[str, Value] = field(default_factory=dict)  # self.x = ... in methods
+    local_bases: list["ClassInfo"] = field(default_factory=list)
+    external_bases: list[str] = field(default_factory=list)
+    decorators: tuple[str, ...] = ()
+    workflow: str | None = None  # the framework when the class is a workflow (Temporal)
+
+    def lookup(self, name: str, instance: bool) -> Value | None:
+        seen: set[int] = set()
+        stack: list[ClassInfo] = [self]
+        while stack:
+            info = stack.pop(0)
+            if id(info) in seen:
+                continue
+            seen.add(id(info))
+            if instance and name in info.instance_attrs:
+                return info.instance_attrs[name]
+            if name in info.attrs:
+                return info.attrs[name]
+            stack.extend(info.local_bases)
+        return None
+
+    def client_base(self, catalog: object) -> str | None:
+        """A provider client class this class derives from, if any (a user's ChatOpenAI subclass)."""
+        for base in self.external_bases:
+            found = catalog.client_class(base)  # type: ignore[attr-defined]
+            if found is not None:
+                return found
+        for local in self.local_bases:
+            found = local.client_base(catalog)
+            if found is not None:
+                return found
+        return None
+
+
+@dataclass(eq=False)
+class ModuleInfo:
+    """What the guard knows of one module after its single walk."""
+
+    path: Path
+    display: str  # the path as reports show it
+    name: str  # dotted module name when known, else the file stem
+    source: bytes
+    tree: cst.Module
+    marked: bool
+    top: FunctionInfo = field(init=False)  # module-level code, as a pseudo-function
+    functions: list[FunctionInfo] = field(default_factory=list)
+    classes: list[ClassInfo] = field(default_factory=list)
+    exports: dict[str, Value] = field(default_factory=dict)
+    imports: list[ImportEdge] = field(default_factory=list)
+    frameworks: list[str] = field(default_factory=list)  # presets with workflow code here
+    dynamic_accesses: int = 0  # accesses the walk could not fold: the coverage is unproven
+
+    def entries(self) -> list[FunctionInfo]:
+        return [f for f in self.functions if f.entry is not None]
+
+    @property
+    def is_workflow(self) -> bool:
+        return self.marked or any(f.entry is not None for f in self.functions)
+
+    def workflow_path(self) -> list[FunctionInfo]:
+        """The functions replayed: all of a marked module; else the framework entries and every
+        function they reach, in this module or in a local module they import (the framework's
+        replayed region is all the code its workflow runs). A marked module's helpers elsewhere
+        are reported at the call, as ADK-W005: only the marked module is opted in."""
+        if self.marked:
+            return [self.top, *self.functions]
+        reached: dict[int, FunctionInfo] = {id(f): f for f in self.entries()}
+        queue = list(reached.values())
+        while queue:
+            info = queue.pop()
+            if info.is_exempt():
+                continue  # a step or activity: what it calls runs inside the recorded zone
+            for call in info.calls:
+                target = call.target
+                if id(target) not in reached and not call.dead and not target.module.marked:
+                    reached[id(target)] = target
+                    queue.append(target)
+        order = {id(f): i for i, f in enumerate(self.functions)}
+        return sorted(reached.values(), key=lambda f: (f.module is not self, f.module.display, order.get(id(f), 0)))
+
+    def __post_init__(self) -> None:
+        self.top = FunctionInfo("<module>", "<module>", self, self.tree)
+
+
+class Func(Value):
+    """A function, method or lambda of the checked code; `bound` when reached through an instance."""
+
+    __slots__ = ("info", "bound")
+
+    def __init__(self, info: FunctionInfo, bound: bool = False) -> None:
+        self.info = info
+        self.bound = bound
+
+
+class Class(Value):
+    __slots__ = ("info",)
+
+    def __init__(self, info: ClassInfo) -> None:
+        self.info = info
+
+
+class Obj(Value):
+    """An instance of a class of the checked code."""
+
+    __slots__ = ("info",)
+
+    def __init__(self, info: ClassInfo) -> None:
+        self.info = info
+
+
+class LocalModule(Value):
+    """A module of the checked project (a local file), imported by name."""
+
+    __slots__ = ("info",)
+
+    def __init__(self, info: ModuleInfo) -> None:
+        self.info = info
+
+
+class Super(Value):
+    """`super()` inside a method: attribute lookups start at the class's bases."""
+
+    __slots__ = ("info",)
+
+    def __init__(self, info: ClassInfo) -> None:
+        self.info = info

@@ -1,0 +1,246 @@
+"""Statements: assignments and their bindings, control flow, and the regions never replayed."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.resolve import folds
+from replaylint.resolve.facts import CLASS, INSTANCE, LOCAL, MODULE, Store
+from replaylint.resolve.model import Class, Func, LocalModule, Obj
+from replaylint.resolve.values import UNKNOWN, Ext, Seq, Value
+from replaylint.resolve.walker import Walker, children
+from replaylint.resolve.workflows import is_main_guard, type_checking_name
+
+_IN_WORKFLOW = "temporalio.workflow.in_workflow()"
+
+
+class Statements(Walker):
+    def _simple_line(self, node: cst.CSTNode) -> None:
+        for small in node.body:  # type: ignore[attr-defined]
+            self.stmt(small)
+
+    def _block(self, node: cst.CSTNode) -> None:
+        for statement in node.body:  # type: ignore[attr-defined]
+            self.stmt(statement)
+
+    def _suite(self, node: cst.BaseSuite) -> None:
+        for statement in node.body:
+            self.stmt(statement)
+
+    def _expr_stmt(self, node: cst.Expr) -> None:
+        self.eval(node.value)
+
+    def _return(self, node: cst.Return) -> None:
+        if node.value is not None:
+            value = self.eval(node.value)
+            if isinstance(value, Func):
+                self._drop_implicit(value.info)  # handed back: it runs where the caller calls it
+            if self.func.returns is UNKNOWN and isinstance(value, (Ext, Obj, Func)):
+                self.func.returns = value
+
+    def _global(self, node: cst.Global | cst.Nonlocal) -> None:
+        names = {item.name.value for item in node.names}
+        if isinstance(node, cst.Global):
+            self.scope.globals_.update(names)
+        else:
+            self.scope.nonlocals.update(names)
+
+    def _del(self, node: cst.Del) -> None:
+        self._bind(node.target, UNKNOWN)
+
+    def _assign(self, node: cst.Assign) -> None:
+        value = self.eval(node.value)
+        for target in node.targets:
+            self._bind(target.target, value)
+
+    def _ann_assign(self, node: cst.AnnAssign) -> None:
+        value = self.eval(node.value) if node.value is not None else UNKNOWN
+        if value is UNKNOWN:
+            value = self.annotation_value(node.annotation.annotation)
+        if node.value is not None or value is not UNKNOWN:
+            self._bind(node.target, value)
+
+    def _aug_assign(self, node: cst.AugAssign) -> None:
+        self.eval(node.value)
+        if not isinstance(node.target, cst.Name):
+            self.eval(node.target)
+        self._bind(node.target, UNKNOWN)
+
+    def _bind(self, target: cst.BaseExpression, value: Value) -> None:
+        if isinstance(target, cst.Name):
+            name = target.value
+            if isinstance(value, Func) and value.info.name == "<lambda>":
+                value.info.name = name
+                value.info.qualname = value.info.qualname.replace("<lambda>", name)
+                self._drop_implicit(value.info)  # bound to a name: it runs where it is called
+            scope = self.module_scope if name in self.scope.globals_ else self.scope
+            if name in self.scope.nonlocals:
+                scope = self.scope.enclosing_owner(name) or self.scope
+            scope.names[name] = value
+            if Store in self.wants:
+                binding = MODULE if scope is self.module_scope else CLASS if scope.is_class else LOCAL
+                self.sink.emit(Store(target, self.site(), name, value, binding))
+        elif isinstance(target, cst.Attribute):
+            owner = self.eval(target.value)
+            name = target.attr.value
+            if Store in self.wants:
+                self.sink.emit(Store(target, self.site(), name, value, _owner_binding(owner)))
+            if isinstance(owner, Obj):
+                previous = owner.info.instance_attrs.get(name)
+                # Keep the most informative binding: a client stored in __init__ stays known
+                # even when another method later resets the attribute to something opaque.
+                if value is not UNKNOWN or previous is None:
+                    owner.info.instance_attrs[name] = value
+            elif isinstance(owner, Class):
+                owner.info.attrs[name] = value
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elements = target.elements
+            starred = any(isinstance(e, cst.StarredElement) for e in elements)
+            if isinstance(value, Seq) and not starred and len(value.items) == len(elements):
+                for element, item in zip(elements, value.items):
+                    self._bind(element.value, item)
+            else:
+                for element in elements:
+                    self._bind(element.value, UNKNOWN)
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, UNKNOWN)
+        elif isinstance(target, cst.Subscript):
+            self.eval(target)
+            if Store in self.wants:
+                base = target.value
+                name = folds.dotted(base) or ""
+                binding = self._binding_of(base.value) if isinstance(base, cst.Name) else LOCAL
+                self.sink.emit(Store(target, self.site(), name, value, binding))
+
+    def _binding_of(self, name: str) -> str:
+        """Whose state a name read here is: the scope that binds it (module when none does)."""
+        scope = self.scope.owner(name)
+        if scope is None or scope is self.module_scope:
+            return MODULE
+        return CLASS if scope.is_class else LOCAL
+
+    def _if(self, node: cst.If) -> None:
+        if self._is_type_checking(node.test) or is_main_guard(node.test):
+            # Never run on the workflow path: `if TYPE_CHECKING:` only binds names for
+            # annotations (walked so `client: "OpenAI"` still resolves), `__main__` only runs
+            # when the file is a script.
+            saved = self.governed, self.exempt, self.dead
+            self.governed, self.exempt, self.dead = False, True, True
+            self._suite(node.body)
+            self.governed, self.exempt, self.dead = saved
+            if node.orelse is not None:
+                self.stmt(node.orelse)
+            return
+        inside = self._in_workflow_test(node.test)
+        if inside is None:
+            self._suite(node.body)
+        else:
+            # `if workflow.in_workflow(): ... else: ...`: one branch never runs in a workflow.
+            self._branch(node.body, dead=not inside)
+        if node.orelse is not None:
+            orelse = node.orelse
+            if inside is not None:
+                self._branch(orelse, dead=inside)
+            elif isinstance(orelse, cst.If):
+                self._if(orelse)
+            else:
+                self._suite(orelse.body)
+
+    def _branch(self, node: cst.CSTNode, dead: bool) -> None:
+        saved = self.governed, self.dead
+        if dead:
+            self.governed, self.dead = False, True
+        if isinstance(node, cst.If):
+            self._if(node)
+        elif isinstance(node, cst.Else):
+            self._suite(node.body)
+        else:
+            self._suite(node)  # type: ignore[arg-type]
+        self.governed, self.dead = saved
+
+    def _in_workflow_test(self, test: cst.BaseExpression) -> bool | None:
+        """True for `workflow.in_workflow()` (or a helper returning it), False for its negation."""
+        negated = False
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            negated = not negated
+            test = test.expression
+        value = self.eval(test)
+        if isinstance(value, Ext) and value.path == _IN_WORKFLOW:
+            return not negated
+        return None
+
+    def _is_type_checking(self, test: cst.BaseExpression) -> bool:
+        if type_checking_name(test) is not None:
+            return True
+        value = self._peek(test)
+        return isinstance(value, Ext) and value.path.endswith(".TYPE_CHECKING")
+
+    def _for(self, node: cst.For) -> None:
+        iterable = self.eval(node.iter)
+        self._iterated(node.iter, iterable)
+        self._bind(node.target, loop_element(iterable))
+        self._suite(node.body)
+        if node.orelse is not None:
+            self._suite(node.orelse.body)
+
+    def _while(self, node: cst.While) -> None:
+        self.eval(node.test)
+        self._suite(node.body)
+        if node.orelse is not None:
+            self._suite(node.orelse.body)
+
+    def _try(self, node: cst.Try | cst.TryStar) -> None:
+        self._suite(node.body)
+        for handler in node.handlers:
+            if handler.type is not None:
+                self.eval(handler.type)
+            if handler.name is not None:
+                self._bind(handler.name.name, UNKNOWN)
+            self._suite(handler.body)
+        if node.orelse is not None:
+            self._suite(node.orelse.body)
+        if node.finalbody is not None:
+            self._suite(node.finalbody.body)
+
+    def _with(self, node: cst.With) -> None:
+        for item in node.items:
+            value = self.eval(item.item)
+            if item.asname is not None:
+                # Clients return themselves from __enter__; anything else is opaque.
+                entered = value if isinstance(value, (Ext, Obj)) and _is_instance(value) else UNKNOWN
+                self._bind(item.asname.name, entered)
+        self._suite(node.body)
+
+    def _match(self, node: cst.Match) -> None:
+        self.eval(node.subject)
+        for case in node.cases:
+            for child in children(case.pattern):
+                if isinstance(child, cst.Name):
+                    self.scope.names[child.value] = UNKNOWN
+            if case.guard is not None:
+                self.eval(case.guard)
+            self._suite(case.body)
+
+
+def loop_element(iterable: Value) -> Value:
+    """What a loop over a literal binds: `for clock in (time.time, time.monotonic)` binds a root.
+    The first element the guard knows stands for all of them (a may-analysis)."""
+    if isinstance(iterable, Seq):
+        for item in iterable.items:
+            if isinstance(item, (Ext, Func, Class, Obj)):
+                return item
+    return UNKNOWN
+
+
+def _owner_binding(owner: Value) -> str:
+    if isinstance(owner, Obj):
+        return INSTANCE
+    if isinstance(owner, Class):
+        return CLASS
+    if isinstance(owner, (LocalModule, Ext)) and not (isinstance(owner, Ext) and "()" in owner.path):
+        return MODULE
+    return LOCAL
+
+
+def _is_instance(value: Value) -> bool:
+    return isinstance(value, Obj) or (isinstance(value, Ext) and "()" in value.path)

@@ -1,0 +1,214 @@
+"""The walk's shared state and dispatch: scopes, the function being walked, and fact emission.
+
+The evaluator is one hand-written walk over LibCST's node fields rather than a `CSTVisitor` with
+scope metadata: bench/ shows the metadata providers cost several times the parse, while one walk
+that keeps its own small scopes costs a fraction of it. Names are resolved in Python's order:
+module-level code first, statement by statement, then function bodies (which see the module's
+final bindings, as they do when they are called), methods of a class with `__init__` first.
+
+The walk is split by concern into the classes the Evaluator is made of (statements.py,
+expressions.py, calls.py, definitions.py, imports.py); this base holds what they share and
+declares the handful of methods one concern calls in another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from typing import Callable, Iterator, Protocol
+
+import libcst as cst
+
+from replaylint.resolve.catalog import Catalog
+from replaylint.resolve.facts import FactSink, Iteration, Site, Unfoldable
+from replaylint.resolve.frameworks import Frameworks
+from replaylint.resolve.model import ClassInfo, FunctionInfo, HelperCall, ModuleInfo
+from replaylint.resolve.scopes import Scope
+from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
+
+# Builtins the folds care about; every other builtin name is an ordinary, safe object.
+_BUILTINS = frozenset(
+    {"getattr", "globals", "locals", "vars", "__import__", "eval", "exec", "compile", "__builtins__"}
+)
+
+# Fields that never hold code worth walking: whitespace, punctuation, operators' tokens.
+_SKIP_PREFIXES = (
+    "whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", "trailing_whitespace",
+    "header", "footer", "lines_after", "colon", "equal", "dot", "star", "lbracket",
+    "rbracket", "lbrace", "rbrace", "default_indent", "default_newline", "encoding",
+    "has_trailing", "indent", "newline", "asynchronous", "quote", "prefix", "first_line",
+    "operator",
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        names = tuple(
+            f.name for f in fields(cls) if not f.name.startswith(_SKIP_PREFIXES)
+        ) if is_dataclass(cls) else ()
+        _CHILD_FIELDS[cls] = names
+    return names
+
+
+def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+class Resolver(Protocol):
+    """What the walk asks of the project it belongs to (implemented by replaylint.project)."""
+
+    frameworks: Frameworks
+
+    def resolve_module(self, name: str, level: int, importer: ModuleInfo) -> ModuleInfo | None: ...
+
+    def absolute_name(self, name: str, level: int, importer: ModuleInfo) -> str: ...
+
+    def activity_kind(self, decorators: list[str]) -> str | None: ...
+
+
+Pending = tuple[FunctionInfo, Scope, "dict[str, Value]", bool]
+
+
+class Walker:
+    # Declared here, implemented by the concern classes (the Evaluator inherits them all).
+    _bind: Callable[[cst.BaseExpression, Value], None]
+    _suite: Callable[[cst.BaseSuite], None]
+    _if: Callable[[cst.If], None]
+    attr: Callable[[Value, str], Value]
+    _index_namespace: Callable[[Value, Value, cst.CSTNode], Value]
+    _may_reach_unsafe: Callable[[Value], bool]
+    _module_value: Callable[[str, cst.CSTNode, bool], Value]
+    _dynamic_import: Callable[[cst.Call, str, "list[Value]"], Value]
+    _entry: Callable[[FunctionInfo, str], None]
+    _walk_nested_now: Callable[[FunctionInfo], None]
+    _drop_implicit: Callable[[FunctionInfo], None]
+    _function_body: Callable[[FunctionInfo, Scope, "dict[str, Value]", bool], None]
+    annotation_value: Callable[[cst.BaseExpression], Value]
+
+    _stmt: dict[type, Callable[[cst.CSTNode], None]]
+    _expr: dict[type, Callable[[cst.CSTNode], Value]]
+
+    def __init__(self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink) -> None:
+        self.project = project
+        self.m = module
+        self.catalog = catalog
+        self.frameworks = project.frameworks
+        self.sink = sink
+        wants = sink.subscribed
+        self.wants = wants  # fact types some enabled rule reads; nothing else is built
+        self.module_scope = Scope(None)
+        self.scope = self.module_scope
+        self.fscope = self.module_scope  # the nearest function (or module) scope, for walrus
+        self.func = module.top
+        self.governed = True  # False inside exempt regions; the module decides what is reported
+        self.exempt = False  # inside an activity body or a __main__ block
+        self.cls: ClassInfo | None = None
+        self.pending: list[Pending] = []
+        self.recording = False  # evaluating the arguments of a recorder (ctx.run, execute_activity)
+        self.walked: set[int] = set()  # functions whose bodies have been walked
+        self.dead = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
+        self.method_of: ClassInfo | None = None  # the class whose method body is being walked
+
+    # ------------------------------------------------------------------ driver
+
+    def run(self) -> None:
+        self.m.exports = self.module_scope.names
+        for statement in self.m.tree.body:
+            self.stmt(statement)
+        # Function bodies run after the module is loaded, so they see its final bindings.
+        index = 0
+        while index < len(self.pending):
+            info, scope, params, governed = self.pending[index]
+            index += 1
+            if id(info) not in self.walked:
+                self._function_body(info, scope, params, governed)
+
+    # ------------------------------------------------------------------ recording
+
+    def site(self) -> Site:
+        """Where the walk is now; built only when a fact is emitted."""
+        return Site(self.func, self.governed, self.dead)
+
+    def _unfoldable(self, node: cst.CSTNode) -> None:
+        self.m.dynamic_accesses += 1
+        if Unfoldable in self.wants:
+            text = self.m.tree.code_for_node(node).strip()
+            text = " ".join(text.split())
+            if len(text) > 60:
+                text = text[:57] + "..."
+            self.sink.emit(Unfoldable(node, self.site(), text))
+
+    def _helper(self, info: FunctionInfo, node: cst.CSTNode, call: str, reported: bool = True) -> None:
+        self.func.calls.append(HelperCall(info, node, call, self.governed, reported, self.dead))
+
+    def _iterated(self, node: cst.BaseExpression, value: Value) -> None:
+        if Iteration in self.wants:
+            self.sink.emit(Iteration(node, self.site(), value))
+
+    # ------------------------------------------------------------------ dispatch
+
+    def stmt(self, node: cst.CSTNode) -> None:
+        handler = self._stmt.get(type(node))
+        if handler is not None:
+            handler(node)
+        else:
+            self._generic(node)
+
+    def _generic(self, node: cst.CSTNode) -> None:
+        for child in children(node):
+            if isinstance(child, cst.BaseExpression):
+                self.eval(child)
+            else:
+                self.stmt(child)
+
+    def eval(self, node: cst.BaseExpression) -> Value:
+        handler = self._expr.get(type(node))
+        if handler is not None:
+            return handler(node)
+        for child in children(node):
+            if isinstance(child, cst.BaseExpression):
+                self.eval(child)
+            elif not isinstance(child, (cst.BaseParenthesizableWhitespace, cst.Comment)):
+                self._generic_expr(child)
+        return UNKNOWN
+
+    def _generic_expr(self, node: cst.CSTNode) -> None:
+        # Containers of expressions: Element, Arg, DictElement, Index, Slice, comprehension parts.
+        for child in children(node):
+            if isinstance(child, cst.BaseExpression):
+                self.eval(child)
+            else:
+                self._generic_expr(child)
+
+    # ------------------------------------------------------------------ names
+
+    def _lookup(self, name: str) -> Value:
+        value = self.scope.lookup(name)
+        if value is not None:
+            return value
+        if name in _BUILTINS:
+            return Ext("builtins" if name == "__builtins__" else "builtins." + name)
+        if name == "__name__":
+            return Const(self.m.name)  # `sys.modules[__name__]` is this module: nothing dynamic
+        if name in ("True", "False", "None"):
+            return Const({"True": True, "False": False, "None": None}[name])
+        return UNKNOWN
+
+    def _name(self, node: cst.Name) -> Value:
+        return self._lookup(node.value)
+
+    def _peek(self, node: cst.BaseExpression) -> Value:
+        """Resolve a name or attribute chain without recording anything."""
+        if isinstance(node, cst.Name):
+            return self._lookup(node.value)
+        if isinstance(node, cst.Attribute):
+            return self.attr(self._peek(node.value), node.attr.value)
+        return UNKNOWN
