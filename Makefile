@@ -1,11 +1,11 @@
-# Two entry points: `make replay-check` (the CI job) and `make test`.
-# Both create .venv when it is missing and install the project into it.
+# Entry points: `make replay-check` (the CI job), `make test` and `make lint`.
+# Each creates .venv when it is missing and installs the project into it.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: replay-check test bench clean
+.PHONY: replay-check test lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,8 +20,16 @@ replay-check: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# Layers (import-linter), lint and format (ruff), types (mypy): the same pinned tools as CI.
+LINTED := src tests bench examples
+lint: $(STAMP)
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/mypy
+
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .import_linter_cache

@@ -36,7 +36,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import corpus  # bench/corpus.py, beside this script
+import corpus  # noqa: E402  (bench/corpus.py, found through the path set above)
 
 MARKER = b"__adk_workflow__"
 GUARD_TARGET = 2.5  # guard_source / parse_module, per workflow module
@@ -135,7 +135,7 @@ def bench_workflow(modules: list[tuple[Path, str, list[str]]], runs: int) -> dic
     details: dict[str, dict] = {}
     broken: set[str] = set()
     for run in range(runs):
-        for path, text, planted in modules:
+        for path, text, _planted in modules:
             key = str(path)
             entry = samples[key]
             seconds, _ = timed(libcst.parse_module, text)
@@ -143,7 +143,7 @@ def bench_workflow(modules: list[tuple[Path, str, list[str]]], runs: int) -> dic
             if key not in broken:
                 try:
                     seconds, report = timed(replaylint.guard_source, text, source=key)
-                except Exception:  # noqa: BLE001  (reported, and the run goes on)
+                except Exception:
                     broken.add(key)
                     errors.append(f"guard_source crashed on {path.name}:\n{traceback.format_exc()}")
                 else:
@@ -504,7 +504,7 @@ def format_table(rows: list[dict]) -> str:
     align = ["<", ">", ">", "<", "<", "<"]
 
     def render(row) -> str:
-        return "  ".join(f"{cell!s:{a}{w}}" for cell, a, w in zip(row, align, widths)).rstrip()
+        return "  ".join(f"{cell!s:{a}{w}}" for cell, a, w in zip(row, align, widths, strict=True)).rstrip()
 
     out = [render(header), render(["-" * w for w in widths])]
     for index, row in enumerate(lines):

@@ -41,7 +41,9 @@ def test_guard_accepts_one_path_or_many(tmp_path: Path, monkeypatch: pytest.Monk
     assert [m.coverage for m in report.modules] == ["unproven", "self-contained-static"]
 
 
-def test_findings_are_sorted_and_deterministic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_findings_are_sorted_and_deterministic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     body = "import time, uuid\n__adk_workflow__ = True\nA = uuid.uuid4(); B = time.time()\nC = time.time()\n"
     (tmp_path / "z.py").write_text(body)
@@ -62,7 +64,9 @@ def test_public_names() -> None:
         replaylint.not_there  # noqa: B018
 
 
-def test_checking_never_imports_or_runs_the_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_checking_never_imports_or_runs_the_module(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     sentinel = tmp_path / "was_imported.txt"
     (tmp_path / "helper_side_effect.py").write_text(
@@ -102,12 +106,17 @@ def test_positions_are_exact_for_multiline_calls() -> None:
     assert finding.call == "client.chat.completions.create"
 
 
-def test_guard_reads_the_projects_configuration(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_guard_reads_the_projects_configuration(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pyproject.toml").write_text('[tool.replaylint]\nignore = ["ADK-W003"]\n')
     (tmp_path / "wf.py").write_text("import time\n__adk_workflow__ = True\nT = time.time()\n")
     assert guard("wf.py").exit_code == 0
-    assert guard_source((tmp_path / "wf.py").read_text(), source=str(tmp_path / "wf.py")).exit_code == 0
+    assert (
+        guard_source((tmp_path / "wf.py").read_text(), source=str(tmp_path / "wf.py")).exit_code
+        == 0
+    )
     from replaylint.config import Config
 
     assert guard("wf.py", config=Config()).exit_code == 1

@@ -124,7 +124,9 @@ def test_unknown_select_code_is_a_usage_error(runner: CliRunner, tmp_path: Path)
     assert "unknown rule code or prefix 'ADK-W999'" in result.output
 
 
-def test_missing_path_is_reported_and_others_still_checked(runner: CliRunner, tmp_path: Path) -> None:
+def test_missing_path_is_reported_and_others_still_checked(
+    runner: CliRunner, tmp_path: Path
+) -> None:
     (tmp_path / "wf.py").write_text(UNSAFE)
     result = runner.invoke(cli, ["check", "nope.py", "wf.py"])
     assert result.exit_code == 2
@@ -144,7 +146,9 @@ def test_broken_module_does_not_hide_the_others(runner: CliRunner, tmp_path: Pat
         ("b_wf.py", 7, "ADK-W003"),
         ("c_latin.py", 1, "ADK-E001"),
     ]
-    assert findings[0]["message"].startswith("the workflow module cannot be read or parsed (syntax error")
+    assert findings[0]["message"].startswith(
+        "the workflow module cannot be read or parsed (syntax error"
+    )
     assert "decode" in findings[2]["message"]
 
 
@@ -157,8 +161,15 @@ def test_rule_page_and_listing(runner: CliRunner) -> None:
     listing = runner.invoke(cli, ["rules"])
     assert listing.exit_code == 0
     assert [line.split()[0] for line in listing.output.splitlines()] == [
-        "ADK-W001", "ADK-W002", "ADK-W003", "ADK-W004", "ADK-W005", "ADK-W006", "ADK-E001",
-        "ADK-S001", "ADK-S002",
+        "ADK-W001",
+        "ADK-W002",
+        "ADK-W003",
+        "ADK-W004",
+        "ADK-W005",
+        "ADK-W006",
+        "ADK-E001",
+        "ADK-S001",
+        "ADK-S002",
     ]
     unknown = runner.invoke(cli, ["rule", "ADK-W042"])
     assert unknown.exit_code == 2
@@ -188,7 +199,10 @@ def test_python_dash_m_runs_the_cli(tmp_path: Path) -> None:
     (tmp_path / "wf.py").write_text(UNSAFE)
     done = subprocess.run(
         [sys.executable, "-m", "replaylint", "check", "wf.py"],
-        cwd=tmp_path, capture_output=True, text=True, env={**os.environ},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ},
     )
     assert done.returncode == 1
     assert done.stdout.startswith("wf.py:7: ADK-W003")

@@ -27,7 +27,9 @@ def test_stdlib_runtime_and_local_files_are_self_contained(tmp_path: Path) -> No
     )
     kind, identity = coverage("wf.py")
     assert kind == "self-contained-static"
-    (tmp_path / "helpers.py").write_text("import json\n\n\ndef total(xs):\n    return sum(xs) + 1\n")
+    (tmp_path / "helpers.py").write_text(
+        "import json\n\n\ndef total(xs):\n    return sum(xs) + 1\n"
+    )
     assert coverage("wf.py") == ("self-contained-static", coverage("wf.py")[1])
     assert coverage("wf.py")[1] != identity  # a covered local file is part of the identity
 

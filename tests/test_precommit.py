@@ -28,7 +28,9 @@ def test_hook_definition() -> None:
 
 def test_entry_on_changed_files_reads_unchanged_helpers(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    (tmp_path / "helpers.py").write_text("import uuid\n\n\ndef new_key():\n    return uuid.uuid4().hex\n")
+    (tmp_path / "helpers.py").write_text(
+        "import uuid\n\n\ndef new_key():\n    return uuid.uuid4().hex\n"
+    )
     (tmp_path / "flow.py").write_text(
         "from helpers import new_key\n\n__adk_workflow__ = True\n\n\ndef run():\n    return new_key()\n"
     )
@@ -45,5 +47,7 @@ def test_entry_on_changed_files_reads_unchanged_helpers(tmp_path: Path) -> None:
         "    move the helper behind an activity\n"
         "1 finding in 2 workflow modules (2 files checked).\n"
     )
-    fixed = subprocess.run([executable, "check", "clean.py"], cwd=tmp_path, capture_output=True, text=True)
+    fixed = subprocess.run(
+        [executable, "check", "clean.py"], cwd=tmp_path, capture_output=True, text=True
+    )
     assert fixed.returncode == 0

@@ -19,10 +19,13 @@ def test_deep_elif_chain_and_long_operator_chain_are_checked(tmp_path: Path) -> 
     branches = "".join(f"    elif kind == {i}:\n        return {i}\n" for i in range(1, 700))
     (tmp_path / "dispatch.py").write_text(
         "import time\n__adk_workflow__ = True\n\n\ndef route(kind):\n    if kind == 0:\n        return 0\n"
-        + branches + "    return time.time()\n"
+        + branches
+        + "    return time.time()\n"
     )
     (tmp_path / "sums.py").write_text(
-        "import uuid\n__adk_workflow__ = True\nTOTAL = " + " + ".join(["1"] * 600) + "\nKEY = uuid.uuid4()\n"
+        "import uuid\n__adk_workflow__ = True\nTOTAL = "
+        + " + ".join(["1"] * 600)
+        + "\nKEY = uuid.uuid4()\n"
     )
     report = guard(".")
     assert [(f.path, f.line, f.code) for f in report.findings] == [
@@ -32,7 +35,9 @@ def test_deep_elif_chain_and_long_operator_chain_are_checked(tmp_path: Path) -> 
 
 
 def test_expression_python_refuses_is_e001_and_others_still_checked(tmp_path: Path) -> None:
-    (tmp_path / "a_huge.py").write_text("__adk_workflow__ = True\nx = " + " + ".join(["1"] * 20000) + "\n")
+    (tmp_path / "a_huge.py").write_text(
+        "__adk_workflow__ = True\nx = " + " + ".join(["1"] * 20000) + "\n"
+    )
     (tmp_path / "b_ok.py").write_text("import time\n__adk_workflow__ = True\nT = time.time()\n")
     report = guard(".")
     assert [(f.path, f.line, f.code) for f in report.findings] == [
@@ -45,7 +50,8 @@ def test_expression_python_refuses_is_e001_and_others_still_checked(tmp_path: Pa
 def test_long_helper_chain_is_linear_and_capped(tmp_path: Path) -> None:
     helpers = "".join(f"def h{i}():\n    return h{i - 1}()\n\n\n" for i in range(1, 1500))
     (tmp_path / "chain.py").write_text(
-        "import time\n__adk_workflow__ = True\n\n\ndef h0():\n    return time.time()\n\n\n" + helpers
+        "import time\n__adk_workflow__ = True\n\n\ndef h0():\n    return time.time()\n\n\n"
+        + helpers
     )
     report = guard(".")
     deepest = [f for f in report.findings if f.call == "h1498"]

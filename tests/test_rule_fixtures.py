@@ -24,6 +24,8 @@ def _cases() -> list[Path]:
 def test_fixture(case: Path) -> None:
     missing, unexpected = check_tree(case)
     assert not missing and not unexpected, (
-        "missing: " + ", ".join(f"{m.path}:{m.line} {m.code}" for m in missing)
-        + "\nunexpected: " + "\n".join(unexpected)
+        "missing: "
+        + ", ".join(f"{m.path}:{m.line} {m.code}" for m in missing)
+        + "\nunexpected: "
+        + "\n".join(unexpected)
     )

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
-
 __all__ = ["Finding", "ReplayReport", "__version__", "guard", "guard_source"]
 
 if TYPE_CHECKING:
-    from replaylint.api import ReplayReport, guard, guard_source
+    from replaylint.api import guard, guard_source
     from replaylint.findings import Finding
+    from replaylint.report import ReplayReport
+    from replaylint.version import __version__
 
 
 def __getattr__(name: str) -> Any:
-    # Lazy so that `import replaylint.workflows` never pulls in libcst or click.
+    # Lazy, so that `import replaylint.workflows` loads nothing of the linter (not even this).
+    if name == "__version__":
+        from replaylint.version import __version__
+
+        return __version__
     if name in ("guard", "guard_source", "ReplayReport"):
         from replaylint import api
 

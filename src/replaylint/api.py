@@ -5,16 +5,17 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from replaylint.codes import Code, matches_prefix
 from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, discover
 from replaylint.discovery import python_files
 from replaylint.findings import Finding
 from replaylint.outcome import Outcome, display_path
-from replaylint.report import ReplayReport
 from replaylint.prefilter import import_pattern, is_candidate, scan
+from replaylint.report import ReplayReport
 
 if TYPE_CHECKING:
     from replaylint.project import Project
@@ -27,7 +28,9 @@ _NEEDLE_OF = {
 }
 
 
-def needles_for(config: Config) -> tuple[tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...]]:
+def needles_for(
+    config: Config,
+) -> tuple[tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...]]:
     """(marker needles, (framework needle, import pattern) pairs) for the prefilter."""
     markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
     names = PRESET_NAMES if config.frameworks is None else config.frameworks
@@ -44,7 +47,7 @@ def needles_for(config: Config) -> tuple[tuple[bytes, ...], tuple[tuple[bytes, r
 def run(
     paths: Sequence[str],
     stdin: tuple[str, bytes] | None = None,
-    project: "Project | None" = None,
+    project: Project | None = None,
     config: Config | None = None,
 ) -> Outcome:
     """Discovery, the byte prefilter, then the engine for the candidates only.
@@ -81,7 +84,9 @@ def run(
     else:
         outcome = Outcome()
     outcome.files = count
-    outcome.errors = errors + [f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable]
+    outcome.errors = errors + [
+        f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable
+    ]
     return outcome
 
 
@@ -121,11 +126,14 @@ def _suppress(
         by_path.setdefault(finding.path, []).append(finding)
     result: list[Finding] = []
     for path in set(by_path) | set(outcome.directives):
+
         def enabled(code: Code, path: str = path) -> bool:
             probe = Finding(code, path, Span(1, 0, 1, 0), "", "")
             return _selected(code, select, ignore) and not _per_file_ignored(probe, config)
 
-        kept = suppressions.apply(by_path.get(path, []), outcome.directives.get(path, []), path, enabled)
+        kept = suppressions.apply(
+            by_path.get(path, []), outcome.directives.get(path, []), path, enabled
+        )
         result.extend(f for f in kept if f.code not in (Code.S001, Code.S002) or enabled(f.code))
     return result
 
@@ -140,7 +148,8 @@ def report_from(
         select = select or config.select
         ignore = [*config.ignore, *(ignore or ())]
     findings = [
-        f for f in outcome.findings
+        f
+        for f in outcome.findings
         if _selected(f.code, select, ignore) and not _per_file_ignored(f, config)
     ]
     if outcome.directives:
@@ -164,7 +173,7 @@ def guard(
     *,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
-    project: "Project | None" = None,
+    project: Project | None = None,
     config: Config | None = None,
 ) -> ReplayReport:
     """Check files and directories; the CI step returns report.exit_code and prints report.summary().
@@ -187,7 +196,7 @@ def guard_source(
     *,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] | None = None,
-    project: "Project | None" = None,
+    project: Project | None = None,
     config: Config | None = None,
 ) -> ReplayReport:
     """Check one module given as text, named `source` (a path: local imports resolve beside it,

@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from replaylint import __version__
 from replaylint.codes import is_known_selector, parse_code
+from replaylint.version import __version__
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -34,15 +34,26 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 @click.option("--select", multiple=True, help="Only these codes or prefixes (comma-separated).")
 @click.option("--ignore", multiple=True, help="Skip these codes or prefixes (comma-separated).")
 @click.option("--stdin-filename", default=None, help="The name of the module read from `-`.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--debug", is_flag=True, help="Log each analysis decision to stderr.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), default=None,
-              help="Read settings from this file instead of the nearest pyproject.toml.")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Read settings from this file instead of the nearest pyproject.toml.",
+)
 @click.option("--show-config", is_flag=True, help="Print the resolved settings and exit.")
 def check(
     paths: tuple[str, ...],
@@ -84,8 +95,8 @@ def check(
         stdin = (stdin_filename or "<stdin>", sys.stdin.buffer.read())
     outcome = run([p for p in paths if p != "-"], stdin=stdin, config=config)
     report = report_from(outcome, selected, ignored, config)
-    for error in report.errors:
-        click.echo(f"replaylint: error: {error}", err=True)
+    for line in report.errors:
+        click.echo(f"replaylint: error: {line}", err=True)
     click.echo(REPORTERS[output_format](report), nl=False)
     code = report.exit_code
     sys.exit(0 if exit_zero and code == 1 else code)

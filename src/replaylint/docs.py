@@ -24,7 +24,10 @@ def page(code: Code) -> str:
 
 def listing() -> str:
     width = max(len(meta.slug) for meta in RULES.values())
-    return "\n".join(
-        f"{code.value}  {meta.slug.ljust(width)}  {meta.finding.replace(' ({call})', '')}"
-        for code, meta in RULES.items()
-    ) + "\n"
+    return (
+        "\n".join(
+            f"{code.value}  {meta.slug.ljust(width)}  {meta.finding.replace(' ({call})', '')}"
+            for code, meta in RULES.items()
+        )
+        + "\n"
+    )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
-from typing import Iterable
 
 import libcst as cst
 
@@ -88,7 +89,9 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
             module = project.load(Path(path), data, display=display)
         except ParseFailure as failure:
             span = Span(failure.line, failure.column, failure.line, failure.column)
-            failures.append(Finding(Code.E001, display, span, failure.reason, RULES[Code.E001].remedy))
+            failures.append(
+                Finding(Code.E001, display, span, failure.reason, RULES[Code.E001].remedy)
+            )
             continue
         except RecursionError:
             # Deeper than even the enlarged stack allows: report it, check the other files.
@@ -99,11 +102,16 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
             continue
         if module.is_workflow and module not in workflow_modules:
             workflow_modules.append(module)
-    for module in project.modules.values():
+    for loaded in project.modules.values():
         # A local module whose functions another file registers as workflows
         # (`worker.add_orchestrator(nightly)`) is workflow code even without a framework import.
-        if module is not None and not module.marked and module.entries() and module not in workflow_modules:
-            workflow_modules.append(module)
+        if (
+            loaded is not None
+            and not loaded.marked
+            and loaded.entries()
+            and loaded not in workflow_modules
+        ):
+            workflow_modules.append(loaded)
     functions = [f for m in project.modules.values() if m is not None for f in m.functions]
     # A framework's safe APIs are safe in everything its workflow code reaches, helper modules
     # included, so helper chains are computed once per set of frameworks in force.
@@ -117,7 +125,7 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
             helpers = chains[allowed] = UnsafeHelpers(
                 functions,
                 project.safe,
-                lambda m, extra=allowed: extra | project.safe_paths(m),
+                partial(_with_framework_safe, project, allowed),
                 frozenset(p.name for p in project.frameworks.presets if p.child_workflows),
             )
         found = findings_for(project, module, helpers)
@@ -139,6 +147,12 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
     return outcome
 
 
+def _with_framework_safe(
+    project: Project, allowed: frozenset[str], module: ModuleInfo
+) -> frozenset[str]:
+    return allowed | project.safe_paths(module)
+
+
 def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
     """Positions module by module, so one module too deep for code generation loses only its own."""
     findings: list[Finding] = []
@@ -152,7 +166,13 @@ def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
             module = items[0][1]
             span = Span(1, 0, 1, 0)
             findings.append(
-                Finding(Code.E001, module.display, span, "too deeply nested to locate findings", RULES[Code.E001].remedy)
+                Finding(
+                    Code.E001,
+                    module.display,
+                    span,
+                    "too deeply nested to locate findings",
+                    RULES[Code.E001].remedy,
+                )
             )
     return findings
 
@@ -160,11 +180,13 @@ def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
 def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
     """Positions for every node that needs one, one code generation pass per module."""
     wanted: dict[int, tuple[ModuleInfo, set]] = {}
-    for code, module, node, call, chain, _context in raw:
+    for _code, module, node, _call, chain, _context in raw:
         wanted.setdefault(id(module), (module, set()))[1].add(node)
         for step in chain:
             wanted.setdefault(id(step.module), (step.module, set()))[1].add(step.node)
-    spans: dict[int, dict] = {key: positions.spans(module.tree, nodes) for key, (module, nodes) in wanted.items()}
+    spans: dict[int, dict] = {
+        key: positions.spans(module.tree, nodes) for key, (module, nodes) in wanted.items()
+    }
     findings: dict[tuple, Finding] = {}
     for code, module, node, call, chain, context in raw:
         span = spans[id(module)][node]
@@ -173,6 +195,8 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
             for step in chain
         )
         rule = rule_for(code)
-        finding = Finding(code, module.display, span, call, rule.remedy(context, project.frameworks), links)
+        finding = Finding(
+            code, module.display, span, call, rule.remedy(context, project.frameworks), links
+        )
         findings.setdefault((module.display, span, code, call), finding)
     return list(findings.values())

@@ -45,7 +45,9 @@ def parse(source: bytes) -> cst.Module:
             ast.parse(source)
         except (SyntaxError, ValueError) as error:
             line = getattr(error, "lineno", None) or 1
-            raise ParseFailure(f"syntax error: {getattr(error, 'msg', error)} (line {line})", line) from None
+            raise ParseFailure(
+                f"syntax error: {getattr(error, 'msg', error)} (line {line})", line
+            ) from None
         except (RecursionError, MemoryError):
             raise ParseFailure("too deeply nested for Python to compile", 1) from None
         finally:
@@ -60,7 +62,9 @@ def parse(source: bytes) -> cst.Module:
         except SyntaxError as precise:
             line = precise.lineno or error.raw_line
             raise ParseFailure(
-                f"syntax error: {precise.msg} (line {line})", line, max((precise.offset or 1) - 1, 0)
+                f"syntax error: {precise.msg} (line {line})",
+                line,
+                max((precise.offset or 1) - 1, 0),
             ) from None
         except (ValueError, UnicodeDecodeError):
             pass

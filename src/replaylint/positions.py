@@ -7,8 +7,8 @@ well under half the parse (bench/), and modules without findings never pay it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Iterable, Iterator
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -20,6 +20,8 @@ class _MarkingState(CodegenState):
     """Code generation that remembers the token index where wanted nodes start and end."""
 
     __slots__ = ("wanted", "marks")
+    wanted: set[cst.CSTNode]
+    marks: dict[cst.CSTNode, tuple[int, int]]
 
     @contextmanager
     def record_syntactic_position(
@@ -51,7 +53,9 @@ def spans(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode,
     wanted = set(nodes)
     if not wanted:
         return {}
-    state = _MarkingState(default_indent=module.default_indent, default_newline=module.default_newline)
+    state = _MarkingState(
+        default_indent=module.default_indent, default_newline=module.default_newline
+    )
     state.wanted = wanted
     state.marks = {}
     module._codegen(state)

@@ -4,8 +4,8 @@ how an import names a local file, and the settings that shape the walk."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from replaylint.config import Config
 from replaylint.graph.imports import STDLIB
@@ -48,7 +48,9 @@ class Project:
 
     # ------------------------------------------------------------------ loading
 
-    def load(self, path: Path, source: bytes, display: str | None = None, name: str | None = None) -> ModuleInfo:
+    def load(
+        self, path: Path, source: bytes, display: str | None = None, name: str | None = None
+    ) -> ModuleInfo:
         """Parse and walk one module (raises ParseFailure)."""
         key = path.resolve() if path.exists() else path
         cached = self.modules.get(key)
@@ -65,7 +67,9 @@ class Project:
         )
         self.modules[key] = info  # registered before the walk, so import cycles end here
         Evaluator(self, info, self.catalog, self.sink).run()
-        log.debug("%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked)
+        log.debug(
+            "%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked
+        )
         return info
 
     def forget(self, path: Path) -> None:
@@ -116,7 +120,10 @@ class Project:
             return self._found[key]
         found = None
         stem = base.joinpath(*parts) if parts else base
-        for candidate in (stem.with_name(stem.name + ".py") if parts else None, stem / "__init__.py"):
+        for candidate in (
+            stem.with_name(stem.name + ".py") if parts else None,
+            stem / "__init__.py",
+        ):
             if candidate is not None and candidate.is_file():
                 found = candidate
                 break
@@ -188,5 +195,3 @@ def project_for(config: Config) -> Project:
         safe=frozenset(config.safe),
         frameworks=Frameworks(config.frameworks),
     )
-
-

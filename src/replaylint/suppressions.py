@@ -11,8 +11,8 @@ from __future__ import annotations
 import io
 import re
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import libcst as cst
 
@@ -135,10 +135,14 @@ def apply(
     for finding in findings:
         covering = next(
             (
-                d for d in directives
+                d
+                for d in directives
                 if finding.code in d.codes
-                and (d.kind == "file" or d.first <= finding.span.line <= d.last
-                     or (d.kind == "line" and finding.span.line <= d.line <= finding.span.end_line))
+                and (
+                    d.kind == "file"
+                    or d.first <= finding.span.line <= d.last
+                    or (d.kind == "line" and finding.span.line <= d.line <= finding.span.end_line)
+                )
             ),
             None,
         )
@@ -154,6 +158,12 @@ def apply(
         unused = [c for c in directive.codes if c not in directive.used and enabled(c)]
         if unused:
             kept.append(
-                Finding(Code.S001, path, span, ", ".join(c.value for c in unused), RULES[Code.S001].remedy)
+                Finding(
+                    Code.S001,
+                    path,
+                    span,
+                    ", ".join(c.value for c in unused),
+                    RULES[Code.S001].remedy,
+                )
             )
     return kept

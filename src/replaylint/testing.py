@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from replaylint.api import ReplayReport, guard
 
@@ -41,8 +41,11 @@ def compare(report: ReplayReport, expected: Iterable[Expected]) -> tuple[list[Ex
     for want in sorted(expected):
         match = next(
             (
-                f for f in remaining
-                if f.path == want.path and f.line == want.line and f.code.value == want.code
+                f
+                for f in remaining
+                if f.path == want.path
+                and f.line == want.line
+                and f.code.value == want.code
                 and (want.column is None or f.span.column == want.column)
             ),
             None,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 import libcst as cst
 
-from replaylint.resolve.model import FunctionInfo, ModuleInfo
+from replaylint.resolve.model import FunctionInfo, HelperCall, ModuleInfo
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class UnsafeHelpers:
         self._children = child_workflow_frameworks
         self._safe = safe
         functions = list(functions)
-        callers: dict[int, list[tuple[FunctionInfo, object]]] = {}
+        callers: dict[int, list[tuple[FunctionInfo, HelperCall]]] = {}
         queue: deque[FunctionInfo] = deque()
         for info in functions:
             for call in info.calls:
@@ -65,7 +65,7 @@ class UnsafeHelpers:
             for caller, call in callers.get(id(callee), ()):
                 if id(caller) in self._links or self._blocked(caller):
                     continue
-                self._links[id(caller)] = (Step(caller.module, call.node, call.call), callee)  # type: ignore[attr-defined]
+                self._links[id(caller)] = (Step(caller.module, call.node, call.call), callee)
                 queue.append(caller)
 
     def _blocked(self, info: FunctionInfo) -> bool:

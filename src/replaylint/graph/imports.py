@@ -6,7 +6,7 @@ import hashlib
 import importlib.util
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from replaylint.resolve.model import ImportEdge, ModuleInfo
 
@@ -18,10 +18,12 @@ RUNTIME = "replaylint.workflows"
 class Coverage:
     coverage: str  # "unproven", "entry-only" or "self-contained-static"
     identity: str  # "sha256:<hex>"
-    edges: tuple[tuple[str, str], ...]  # (module, kind), kinds: stdlib runtime local distribution dynamic unresolved
+    edges: tuple[
+        tuple[str, str], ...
+    ]  # (module, kind), kinds: stdlib runtime local distribution dynamic unresolved
 
 
-@lru_cache(maxsize=None)
+@cache
 def _installed(top: str) -> bool:
     """Is there an installed top-level module of this name? The path finders only look for it:
     nothing is imported or run (reading every distribution's metadata instead costs tens of ms)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from replaylint.findings import Report
 from replaylint.reporters import json, text

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from replaylint import __version__
+from replaylint.version import __version__
 
 if TYPE_CHECKING:
     from replaylint.findings import Report
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 SCHEMA = "replaylint/findings@1"
 
 
-def as_dict(report: "Report") -> dict:
+def as_dict(report: Report) -> dict:
     return {
         "schema": SCHEMA,
         "tool": {"name": "replaylint", "version": __version__},
@@ -45,5 +45,5 @@ def as_dict(report: "Report") -> dict:
     }
 
 
-def render(report: "Report") -> str:
+def render(report: Report) -> str:
     return json.dumps(as_dict(report), indent=2) + "\n"

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
     from replaylint.findings import Finding, Report
 
 
-def chain_line(finding: "Finding") -> str:
+def chain_line(finding: Finding) -> str:
     """`fetch_rates -> requests.get (line 12)`; hops in another file name it: `(helpers.py:12)`."""
     parts = [finding.call]
     for link in finding.chain:
@@ -17,7 +17,7 @@ def chain_line(finding: "Finding") -> str:
     return " -> ".join(parts)
 
 
-def render_finding(finding: "Finding") -> str:
+def render_finding(finding: Finding) -> str:
     lines = [f"{finding.path}:{finding.line}: {finding.code.value} {finding.message}"]
     if finding.chain:
         lines.append(f"    {chain_line(finding)}")
@@ -25,7 +25,7 @@ def render_finding(finding: "Finding") -> str:
     return "\n".join(lines)
 
 
-def render(report: "Report") -> str:
+def render(report: Report) -> str:
     blocks = [render_finding(f) for f in report.findings]
     count = len(report.findings)
     noun = "finding" if count == 1 else "findings"

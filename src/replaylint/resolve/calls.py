@@ -15,8 +15,26 @@ _IMPORTERS = frozenset({"builtins.__import__", "importlib.import_module", "impor
 _DYNAMIC_CODE = frozenset({"builtins.eval", "builtins.exec", "builtins.compile"})
 # Builtins that inspect an object without calling it: handing a root to them is not a use.
 _NON_CALLING = frozenset(
-    {"getattr", "hasattr", "setattr", "delattr", "vars", "dir", "id", "type", "isinstance",
-     "issubclass", "callable", "repr", "str", "print", "len", "hash", "format", "bool"}
+    {
+        "getattr",
+        "hasattr",
+        "setattr",
+        "delattr",
+        "vars",
+        "dir",
+        "id",
+        "type",
+        "isinstance",
+        "issubclass",
+        "callable",
+        "repr",
+        "str",
+        "print",
+        "len",
+        "hash",
+        "format",
+        "bool",
+    }
 )
 # Calls that wrap a callable without running it: inside a recorder's arguments they are recorded.
 _WRAPPERS = frozenset({"functools.partial"})
@@ -51,9 +69,16 @@ class Calls(Walker):
         path = callee.path if isinstance(callee, Ext) else ""
         recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
         registrar = bool(path) and self._register(path, node)
-        passive = recorder or registrar or (
-            isinstance(func, cst.Name) and func.value in _NON_CALLING and self.scope.lookup(func.value) is None
-        ) or (self.recording and path in _WRAPPERS)
+        passive = (
+            recorder
+            or registrar
+            or (
+                isinstance(func, cst.Name)
+                and func.value in _NON_CALLING
+                and self.scope.lookup(func.value) is None
+            )
+            or (self.recording and path in _WRAPPERS)
+        )
         saved_recording = self.recording
         # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
         self.recording = recorder or (saved_recording and path in _WRAPPERS)
@@ -150,13 +175,17 @@ class Calls(Walker):
                 self._helper(method.info, node, written or callee.info.name)
         return UNKNOWN
 
-    def _inherited_constructor(self, info: ClassInfo, node: cst.Call, written: str | None, cargs: CallArgs) -> None:
+    def _inherited_constructor(
+        self, info: ClassInfo, node: cst.Call, written: str | None, cargs: CallArgs
+    ) -> None:
         """`class Dice(random.Random): ...; Dice()`: the base's constructor runs, unseeded."""
         for base in info.external_bases:
             entry, _ = self.catalog.classify_call(base, cargs)
             if entry is not None:
                 if Call in self.wants:
-                    self.sink.emit(Call(node, self.site(), base, entry, written or info.name, cargs))
+                    self.sink.emit(
+                        Call(node, self.site(), base, entry, written or info.name, cargs)
+                    )
                 return
 
     def _getattr(self, node: cst.Call, args: list[Value]) -> Value:

@@ -6,9 +6,10 @@ finding gets is the business of the rule that subscribes to the category (rules/
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from replaylint.docs import rules_dir
 
@@ -101,12 +102,16 @@ class Catalog:
 
     def categories(self) -> set[str]:
         """Every category an entry names (each must be claimed by exactly one rule)."""
-        groups = [*self.calls.values(), *self.modules.values(), *(g.entry for g in self.clients.values())]
+        groups = [
+            *self.calls.values(),
+            *self.modules.values(),
+            *(g.entry for g in self.clients.values()),
+        ]
         return {entry.category for entry in groups}
 
     # ------------------------------------------------------------------ extension (config)
 
-    def extend(self, unsafe: dict[str, Iterable[str]], safe: Iterable[str]) -> "Catalog":
+    def extend(self, unsafe: Mapping[str, Iterable[str]], safe: Iterable[str]) -> Catalog:
         """A copy with a project's own unsafe names added and its declared-safe names removed.
 
         A declared name that looks like a class (`acme.llm.Gateway`) makes every method call on
@@ -114,7 +119,9 @@ class Catalog:
         (`acme_http` covers `acme_http.get`).
         """
         clone = Catalog.__new__(Catalog)
-        clone.__dict__.update({k: (v.copy() if hasattr(v, "copy") else v) for k, v in self.__dict__.items()})
+        clone.__dict__.update(
+            {k: (v.copy() if hasattr(v, "copy") else v) for k, v in self.__dict__.items()}
+        )
         for category, names in unsafe.items():
             entry = Entry(category, "declared unsafe in the project configuration")
             for name in names:
@@ -169,7 +176,7 @@ class Catalog:
             dot = path.rfind(".", 0, dot)
         return None
 
-    def classify_call(self, path: str, args: "CallArgs") -> tuple[Entry | None, str | None]:
+    def classify_call(self, path: str, args: CallArgs) -> tuple[Entry | None, str | None]:
         """(entry when the call is unsafe, the path of what the call returns when known)."""
         if path in self.safe:
             return None, None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from replaylint.resolve import folds
@@ -22,7 +24,7 @@ class _Annotation(Value):
 
 
 class Definitions(Walker):
-    def _decorator_paths(self, decorators: tuple[cst.Decorator, ...] | list[cst.Decorator]) -> list[str]:
+    def _decorator_paths(self, decorators: Sequence[cst.Decorator]) -> list[str]:
         paths = []
         for decorator in decorators:
             expr = decorator.decorator
@@ -143,7 +145,17 @@ class Definitions(Walker):
         self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
     ) -> None:
         self.walked.add(id(info))
-        saved = (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of, self.dead, self.recording)
+        saved = (
+            self.scope,
+            self.fscope,
+            self.func,
+            self.governed,
+            self.exempt,
+            self.cls,
+            self.method_of,
+            self.dead,
+            self.recording,
+        )
         body_scope = Scope(scope)
         for name, value in params.items():
             if isinstance(value, _Annotation):
@@ -171,8 +183,17 @@ class Definitions(Walker):
             info.returns = self.eval(node.body)
         elif isinstance(node, cst.FunctionDef):
             self._suite(node.body)
-        (self.scope, self.fscope, self.func, self.governed, self.exempt, self.cls, self.method_of,
-         self.dead, self.recording) = saved
+        (
+            self.scope,
+            self.fscope,
+            self.func,
+            self.governed,
+            self.exempt,
+            self.cls,
+            self.method_of,
+            self.dead,
+            self.recording,
+        ) = saved
 
     def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
         """An unannotated run-context parameter of a framework entry is that framework's context."""

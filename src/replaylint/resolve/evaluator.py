@@ -23,7 +23,9 @@ def _nothing(node: cst.CSTNode) -> None:
 
 
 class Evaluator(Statements, Expressions, Calls, Definitions, Imports):
-    def __init__(self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink) -> None:
+    def __init__(
+        self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink
+    ) -> None:
         super().__init__(project, module, catalog, sink)
         self._stmt = {
             cst.SimpleStatementLine: self._simple_line,

@@ -51,8 +51,10 @@ class Expressions(Walker):
                     return Func(found.info, bound=True)
                 if found is not None:
                     return found
-            for base in value.info.external_bases:
-                return Ext(f"{base}().{name}") if self.catalog.client_class(base) else UNKNOWN
+            for external in value.info.external_bases:
+                return (
+                    Ext(f"{external}().{name}") if self.catalog.client_class(external) else UNKNOWN
+                )
             return UNKNOWN
         if isinstance(value, (Obj, Class)):
             if name == "__dict__":
@@ -80,8 +82,14 @@ class Expressions(Walker):
             if isinstance(part, cst.FormattedStringText):
                 parts.append(part.value)
                 continue
-            value = self.eval(part.expression)  # type: ignore[attr-defined]
-            if constant and isinstance(value, Const) and part.conversion is None and part.format_spec is None:  # type: ignore[attr-defined]
+            assert isinstance(part, cst.FormattedStringExpression)
+            value = self.eval(part.expression)
+            if (
+                constant
+                and isinstance(value, Const)
+                and part.conversion is None
+                and part.format_spec is None
+            ):
                 parts.append(str(value.value))
             else:
                 constant = False
@@ -100,7 +108,11 @@ class Expressions(Walker):
 
     def _unary(self, node: cst.UnaryOperation) -> Value:
         value = self.eval(node.expression)
-        if isinstance(node.operator, cst.Minus) and isinstance(value, Const) and isinstance(value.value, int):
+        if (
+            isinstance(node.operator, cst.Minus)
+            and isinstance(value, Const)
+            and isinstance(value.value, int)
+        ):
             return Const(-value.value)
         return UNKNOWN
 
@@ -173,8 +185,9 @@ class Expressions(Walker):
             if isinstance(inner, cst.Index):
                 parts.append(self.eval(inner.value))
             else:
+                assert isinstance(inner, cst.Slice)
                 is_slice = True
-                for bound in (inner.lower, inner.upper, inner.step):  # type: ignore[union-attr]
+                for bound in (inner.lower, inner.upper, inner.step):
                     parts.append(self.eval(bound) if bound is not None else None)
         if len(node.slice) != 1:
             return UNKNOWN
@@ -203,11 +216,12 @@ class Expressions(Walker):
                 self._unfoldable(node)
             return UNKNOWN
         if isinstance(table, ModuleTable):
-            return self._module_value(name, node, top_only=False)
-        if table.target is None:  # type: ignore[union-attr]
+            return self._module_value(name, node, False)
+        target = table.target if isinstance(table, Namespace) else None
+        if target is None:
             found = self.module_scope.names.get(name)
             return found if found is not None else self._lookup(name)
-        return self.attr(table.target, name)  # type: ignore[union-attr]
+        return self.attr(target, name)
 
     def _may_reach_unsafe(self, value: Value) -> bool:
         if isinstance(value, Ext):

@@ -48,7 +48,13 @@ class Call(Fact):
     __slots__ = ("path", "entry", "call", "args")
 
     def __init__(
-        self, node: cst.CSTNode, site: Site, path: str, entry: Entry | None, call: str, args: CallArgs
+        self,
+        node: cst.CSTNode,
+        site: Site,
+        path: str,
+        entry: Entry | None,
+        call: str,
+        args: CallArgs,
     ) -> None:
         super().__init__(node, site)
         self.path = path
@@ -98,7 +104,9 @@ class Store(Fact):
 
     __slots__ = ("name", "value", "binding")
 
-    def __init__(self, node: cst.CSTNode, site: Site, name: str, value: Value, binding: str) -> None:
+    def __init__(
+        self, node: cst.CSTNode, site: Site, name: str, value: Value, binding: str
+    ) -> None:
         super().__init__(node, site)
         self.name = name
         self.value = value

@@ -10,8 +10,21 @@ from replaylint.resolve.values import UNKNOWN, Const, Seq, Value
 
 # str methods that map constant strings to constant strings, so `"TIME".lower()` folds.
 _STR_METHODS = frozenset(
-    {"lower", "upper", "strip", "lstrip", "rstrip", "replace", "format", "title",
-     "capitalize", "casefold", "removeprefix", "removesuffix", "swapcase"}
+    {
+        "lower",
+        "upper",
+        "strip",
+        "lstrip",
+        "rstrip",
+        "replace",
+        "format",
+        "title",
+        "capitalize",
+        "casefold",
+        "removeprefix",
+        "removesuffix",
+        "swapcase",
+    }
 )
 
 
@@ -38,17 +51,23 @@ def binary(op: cst.BaseBinaryOp, left: Value, right: Value) -> Value:
     try:
         if isinstance(op, cst.Add) and type(a) is type(b) and isinstance(a, (str, int)):
             return Const(a + b)
-        if isinstance(op, cst.Multiply) and (
-            (isinstance(a, str) and isinstance(b, int)) or (isinstance(a, int) and isinstance(b, str))
-        ):
-            product = a * b
-            return Const(product) if len(product) <= 256 else UNKNOWN
+        if isinstance(op, cst.Multiply):
+            product = _repeat(a, b) if isinstance(a, str) else _repeat(b, a)
+            if product is not None:
+                return Const(product) if len(product) <= 256 else UNKNOWN
         if isinstance(op, cst.Modulo) and isinstance(a, str):
             args: Any = tuple(x.value for x in b) if isinstance(b, tuple) else b
             return Const(a % args)
     except (TypeError, ValueError):
         return UNKNOWN
     return UNKNOWN
+
+
+def _repeat(text: object, times: object) -> str | None:
+    """`"ab" * 3`, either way round; None unless one side is a string and the other an int."""
+    if isinstance(text, str) and isinstance(times, int):
+        return text * times
+    return None
 
 
 def str_method(text: str, method: str, args: list[Value]) -> Value:
@@ -72,7 +91,7 @@ def str_method(text: str, method: str, args: list[Value]) -> Value:
 
 def subscript(text: str, parts: list[Value | None], is_slice: bool) -> Value:
     """Fold indexing and slicing of a constant string: `"emit"[::-1]`."""
-    ints = []
+    ints: list[int | None] = []
     for part in parts:
         if part is None:
             ints.append(None)
@@ -115,8 +134,10 @@ def written(node: cst.BaseExpression) -> str | None:
             node = node.value
         elif isinstance(node, cst.Call):
             callee = node.func
-            name = callee.value if isinstance(callee, cst.Name) else (
-                callee.attr.value if isinstance(callee, cst.Attribute) else None
+            name = (
+                callee.value
+                if isinstance(callee, cst.Name)
+                else (callee.attr.value if isinstance(callee, cst.Attribute) else None)
             )
             if name in _COMPUTED_ACCESS:
                 return None

@@ -49,7 +49,9 @@ TEMPORAL = Preset(
     workflow_classes=_any(r"temporalio\.workflow\.defn"),
     # run, init, signals, queries, updates and their validators run in workflow context; other
     # methods are replayed when these reach them.
-    workflow_methods=_any(r"temporalio\.workflow\.(run|init|signal|query|update)", r"\w+\.validator"),
+    workflow_methods=_any(
+        r"temporalio\.workflow\.(run|init|signal|query|update)", r"\w+\.validator"
+    ),
     recorded_decorators=_NEVER,  # activity.defn is "inline": a direct call runs the body
     recorders=_any(
         r"temporalio\.workflow\.(execute|start)_(local_)?activity(_method|_class)?",
@@ -61,13 +63,22 @@ TEMPORAL = Preset(
     # Inside a workflow asyncio's timers are Temporal's durable timers and the event loop's
     # clock is workflow time (temporalio README, "Asyncio and Determinism").
     safe=frozenset(
-        {"asyncio.sleep", "asyncio.get_running_loop().time", "asyncio.get_event_loop().time",
-         "asyncio.get_running_loop().call_later", "asyncio.get_event_loop().call_later",
-         # Temporal's agent integrations (temporalio.contrib.openai_agents, google_adk_agents)
-         # run these inside a workflow with every model call turned into an activity.
-         "agents.Runner.run", "agents.Runner.run_sync", "agents.Runner.run_streamed",
-         "google.adk.runners.Runner().run_async", "google.adk.runners.Runner().run",
-         "google.adk.runners.InMemoryRunner().run_async", "google.adk.runners.InMemoryRunner().run"}
+        {
+            "asyncio.sleep",
+            "asyncio.get_running_loop().time",
+            "asyncio.get_event_loop().time",
+            "asyncio.get_running_loop().call_later",
+            "asyncio.get_event_loop().call_later",
+            # Temporal's agent integrations (temporalio.contrib.openai_agents, google_adk_agents)
+            # run these inside a workflow with every model call turned into an activity.
+            "agents.Runner.run",
+            "agents.Runner.run_sync",
+            "agents.Runner.run_streamed",
+            "google.adk.runners.Runner().run_async",
+            "google.adk.runners.Runner().run",
+            "google.adk.runners.InMemoryRunner().run_async",
+            "google.adk.runners.InMemoryRunner().run",
+        }
     ),
     remedies={
         Code.W001: "call the model from an activity run with workflow.execute_activity, which records its result",
@@ -214,7 +225,9 @@ class Frameworks:
     """The enabled presets, asked by the evaluator about decorators, calls and annotations."""
 
     def __init__(self, names: tuple[str, ...] | None = None) -> None:
-        self.presets = tuple(PRESETS.values()) if names is None else tuple(PRESETS[n] for n in names)
+        self.presets = (
+            tuple(PRESETS.values()) if names is None else tuple(PRESETS[n] for n in names)
+        )
         self._roots = tuple(p for preset in self.presets for p in preset.packages)
 
     def get(self, name: str) -> Preset | None:
@@ -261,4 +274,3 @@ class Frameworks:
 
     def is_framework_path(self, path: str) -> bool:
         return any(path == root or path.startswith(root + ".") for root in self._roots)
-

@@ -28,7 +28,9 @@ class Imports(Walker):
             else:
                 top = name.split(".")[0]
                 top_local = local if top == name else self.project.resolve_module(top, 0, self.m)
-                self.scope.names[top] = LocalModule(top_local) if top_local is not None else Ext(top)
+                self.scope.names[top] = (
+                    LocalModule(top_local) if top_local is not None else Ext(top)
+                )
 
     def _import_from(self, node: cst.ImportFrom) -> None:
         level = len(node.relative)
@@ -42,7 +44,11 @@ class Imports(Walker):
             self._import_star(node, absolute, local)
             return
         for alias in node.names:
-            member = alias.name.value if isinstance(alias.name, cst.Name) else folds.dotted(alias.name) or ""
+            member = (
+                alias.name.value
+                if isinstance(alias.name, cst.Name)
+                else folds.dotted(alias.name) or ""
+            )
             value: Value | None = None
             if local is not None:
                 value = local.exports.get(member)
@@ -73,9 +79,13 @@ class Imports(Walker):
     def _dynamic_import(self, node: cst.Call, path: str, args: list[Value]) -> Value:
         name = folds.str_const(args[0]) if args else None
         keywords = {
-            arg.keyword.value: value for arg, value in zip(node.args, args) if arg.keyword is not None
+            arg.keyword.value: value
+            for arg, value in zip(node.args, args, strict=True)
+            if arg.keyword is not None
         }
-        package = keywords.get("package") or (args[1] if len(args) > 1 and path == "importlib.import_module" else None)
+        package = keywords.get("package") or (
+            args[1] if len(args) > 1 and path == "importlib.import_module" else None
+        )
         if name is not None and name.startswith(".") and path == "importlib.import_module":
             base = folds.str_const(package) if package is not None else None
             name = f"{base}{name}" if base else None
@@ -85,9 +95,12 @@ class Imports(Walker):
             return UNKNOWN
         self._edge(ImportEdge(name, node, self.project.resolve_module(name, 0, self.m)))
         # __import__("a.b") returns the top package unless a fromlist is given.
-        fromlist = keywords.get("fromlist") or (args[3] if len(args) >= 4 and node.args[3].keyword is None else None)
+        fromlist = keywords.get("fromlist") or (
+            args[3] if len(args) >= 4 and node.args[3].keyword is None else None
+        )
         top_only = path != "importlib.import_module" and (
-            fromlist is None or (isinstance(fromlist, Const) and not fromlist.value)
+            fromlist is None
+            or (isinstance(fromlist, Const) and not fromlist.value)
             or (isinstance(fromlist, Seq) and not fromlist.items)
         )
         return self._module_value(name, node, top_only=top_only)

@@ -31,7 +31,7 @@ class Hit:
 class HelperCall:
     """A call (or a reference passed on) to a function of the checked code."""
 
-    target: "FunctionInfo"
+    target: FunctionInfo
     node: cst.CSTNode
     call: str
     governed: bool
@@ -43,7 +43,7 @@ class HelperCall:
 class ImportEdge:
     module: str  # absolute dotted name as far as it is known
     node: cst.CSTNode
-    local: "ModuleInfo | None" = None
+    local: ModuleInfo | None = None
     dynamic: bool = False
 
 
@@ -51,16 +51,16 @@ class ImportEdge:
 class FunctionInfo:
     name: str
     qualname: str
-    module: "ModuleInfo"
+    module: ModuleInfo
     node: cst.CSTNode
-    cls: "ClassInfo | None" = None
+    cls: ClassInfo | None = None
     activity: str | None = None  # "recorded" or "inline" (see catalog [activities])
     exempt: bool = False  # body not on the workflow path (an activity, a __main__ block)
     hits: list[Hit] = field(default_factory=list)
     calls: list[HelperCall] = field(default_factory=list)
     returns: Value = UNKNOWN
     decorators: tuple[str, ...] = ()
-    parent: "FunctionInfo | None" = None  # the enclosing function, for nested defs and lambdas
+    parent: FunctionInfo | None = None  # the enclosing function, for nested defs and lambdas
     entry: str | None = None  # the framework whose replayed code this function is
 
     def is_exempt(self) -> bool:
@@ -77,11 +77,11 @@ class FunctionInfo:
 class ClassInfo:
     name: str
     qualname: str
-    module: "ModuleInfo"
+    module: ModuleInfo
     node: cst.CSTNode
     attrs: dict[str, Value] = field(default_factory=dict)  # the class body's namespace
     instance_attrs: dict[str, Value] = field(default_factory=dict)  # self.x = ... in methods
-    local_bases: list["ClassInfo"] = field(default_factory=list)
+    local_bases: list[ClassInfo] = field(default_factory=list)
     external_bases: list[str] = field(default_factory=list)
     decorators: tuple[str, ...] = ()
     workflow: str | None = None  # the framework when the class is a workflow (Temporal)
@@ -158,7 +158,10 @@ class ModuleInfo:
                     reached[id(target)] = target
                     queue.append(target)
         order = {id(f): i for i, f in enumerate(self.functions)}
-        return sorted(reached.values(), key=lambda f: (f.module is not self, f.module.display, order.get(id(f), 0)))
+        return sorted(
+            reached.values(),
+            key=lambda f: (f.module is not self, f.module.display, order.get(id(f), 0)),
+        )
 
     def __post_init__(self) -> None:
         self.top = FunctionInfo("<module>", "<module>", self, self.tree)

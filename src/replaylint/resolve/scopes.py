@@ -10,14 +10,14 @@ class Scope:
 
     __slots__ = ("names", "parent", "is_class", "globals_", "nonlocals")
 
-    def __init__(self, parent: "Scope | None", is_class: bool = False) -> None:
+    def __init__(self, parent: Scope | None, is_class: bool = False) -> None:
         self.names: dict[str, Value] = {}
         self.parent = parent
         self.is_class = is_class
         self.globals_: set[str] = set()
         self.nonlocals: set[str] = set()
 
-    def enclosing_owner(self, name: str) -> "Scope | None":
+    def enclosing_owner(self, name: str) -> Scope | None:
         """The enclosing function scope that a `nonlocal name` refers to."""
         scope = self.parent
         while scope is not None and scope.parent is not None:
@@ -26,7 +26,7 @@ class Scope:
             scope = scope.parent
         return None
 
-    def owner(self, name: str) -> "Scope | None":
+    def owner(self, name: str) -> Scope | None:
         """The scope a read of name resolves in (class scopes skipped past the first), if any."""
         scope: Scope | None = self
         first = True
@@ -47,7 +47,7 @@ class Scope:
             scope = scope.parent
         return None
 
-    def module_scope(self) -> "Scope":
+    def module_scope(self) -> Scope:
         scope = self
         while scope.parent is not None:
             scope = scope.parent

@@ -78,7 +78,9 @@ class Statements(Walker):
                 scope = self.scope.enclosing_owner(name) or self.scope
             scope.names[name] = value
             if Store in self.wants:
-                binding = MODULE if scope is self.module_scope else CLASS if scope.is_class else LOCAL
+                binding = (
+                    MODULE if scope is self.module_scope else CLASS if scope.is_class else LOCAL
+                )
                 self.sink.emit(Store(target, self.site(), name, value, binding))
         elif isinstance(target, cst.Attribute):
             owner = self.eval(target.value)
@@ -97,7 +99,7 @@ class Statements(Walker):
             elements = target.elements
             starred = any(isinstance(e, cst.StarredElement) for e in elements)
             if isinstance(value, Seq) and not starred and len(value.items) == len(elements):
-                for element, item in zip(elements, value.items):
+                for element, item in zip(elements, value.items, strict=True):
                     self._bind(element.value, item)
             else:
                 for element in elements:
@@ -207,7 +209,9 @@ class Statements(Walker):
             value = self.eval(item.item)
             if item.asname is not None:
                 # Clients return themselves from __enter__; anything else is opaque.
-                entered = value if isinstance(value, (Ext, Obj)) and _is_instance(value) else UNKNOWN
+                entered = (
+                    value if isinstance(value, (Ext, Obj)) and _is_instance(value) else UNKNOWN
+                )
                 self._bind(item.asname.name, entered)
         self._suite(node.body)
 
@@ -237,7 +241,9 @@ def _owner_binding(owner: Value) -> str:
         return INSTANCE
     if isinstance(owner, Class):
         return CLASS
-    if isinstance(owner, (LocalModule, Ext)) and not (isinstance(owner, Ext) and "()" in owner.path):
+    if isinstance(owner, (LocalModule, Ext)) and not (
+        isinstance(owner, Ext) and "()" in owner.path
+    ):
         return MODULE
     return LOCAL
 

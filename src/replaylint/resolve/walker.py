@@ -13,8 +13,9 @@ declares the handful of methods one concern calls in another.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import fields, is_dataclass
-from typing import Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 import libcst as cst
 
@@ -27,15 +28,49 @@ from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
 
 # Builtins the folds care about; every other builtin name is an ordinary, safe object.
 _BUILTINS = frozenset(
-    {"getattr", "globals", "locals", "vars", "__import__", "eval", "exec", "compile", "__builtins__"}
+    {
+        "getattr",
+        "globals",
+        "locals",
+        "vars",
+        "__import__",
+        "eval",
+        "exec",
+        "compile",
+        "__builtins__",
+    }
 )
 
 # Fields that never hold code worth walking: whitespace, punctuation, operators' tokens.
 _SKIP_PREFIXES = (
-    "whitespace", "lpar", "rpar", "comma", "semicolon", "leading_lines", "trailing_whitespace",
-    "header", "footer", "lines_after", "colon", "equal", "dot", "star", "lbracket",
-    "rbracket", "lbrace", "rbrace", "default_indent", "default_newline", "encoding",
-    "has_trailing", "indent", "newline", "asynchronous", "quote", "prefix", "first_line",
+    "whitespace",
+    "lpar",
+    "rpar",
+    "comma",
+    "semicolon",
+    "leading_lines",
+    "trailing_whitespace",
+    "header",
+    "footer",
+    "lines_after",
+    "colon",
+    "equal",
+    "dot",
+    "star",
+    "lbracket",
+    "rbracket",
+    "lbrace",
+    "rbrace",
+    "default_indent",
+    "default_newline",
+    "encoding",
+    "has_trailing",
+    "indent",
+    "newline",
+    "asynchronous",
+    "quote",
+    "prefix",
+    "first_line",
     "operator",
 )
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
@@ -44,9 +79,11 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 def _child_fields(cls: type) -> tuple[str, ...]:
     names = _CHILD_FIELDS.get(cls)
     if names is None:
-        names = tuple(
-            f.name for f in fields(cls) if not f.name.startswith(_SKIP_PREFIXES)
-        ) if is_dataclass(cls) else ()
+        names = (
+            tuple(f.name for f in fields(cls) if not f.name.startswith(_SKIP_PREFIXES))
+            if is_dataclass(cls)
+            else ()
+        )
         _CHILD_FIELDS[cls] = names
     return names
 
@@ -86,17 +123,20 @@ class Walker:
     _index_namespace: Callable[[Value, Value, cst.CSTNode], Value]
     _may_reach_unsafe: Callable[[Value], bool]
     _module_value: Callable[[str, cst.CSTNode, bool], Value]
-    _dynamic_import: Callable[[cst.Call, str, "list[Value]"], Value]
+    _dynamic_import: Callable[[cst.Call, str, list[Value]], Value]
     _entry: Callable[[FunctionInfo, str], None]
     _walk_nested_now: Callable[[FunctionInfo], None]
     _drop_implicit: Callable[[FunctionInfo], None]
-    _function_body: Callable[[FunctionInfo, Scope, "dict[str, Value]", bool], None]
+    _function_body: Callable[[FunctionInfo, Scope, dict[str, Value], bool], None]
     annotation_value: Callable[[cst.BaseExpression], Value]
 
-    _stmt: dict[type, Callable[[cst.CSTNode], None]]
-    _expr: dict[type, Callable[[cst.CSTNode], Value]]
+    # node type -> its handler; each handler takes exactly the node type it is filed under
+    _stmt: dict[type[cst.CSTNode], Callable[[Any], None]]
+    _expr: dict[type[cst.CSTNode], Callable[[Any], Value]]
 
-    def __init__(self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink) -> None:
+    def __init__(
+        self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink
+    ) -> None:
         self.project = project
         self.m = module
         self.catalog = catalog
@@ -146,7 +186,9 @@ class Walker:
                 text = text[:57] + "..."
             self.sink.emit(Unfoldable(node, self.site(), text))
 
-    def _helper(self, info: FunctionInfo, node: cst.CSTNode, call: str, reported: bool = True) -> None:
+    def _helper(
+        self, info: FunctionInfo, node: cst.CSTNode, call: str, reported: bool = True
+    ) -> None:
         self.func.calls.append(HelperCall(info, node, call, self.governed, reported, self.dead))
 
     def _iterated(self, node: cst.BaseExpression, value: Value) -> None:

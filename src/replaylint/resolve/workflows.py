@@ -31,7 +31,11 @@ def is_marked(module: cst.Module, markers: frozenset[str] = frozenset({MARKER}))
                     return True
             elif isinstance(small, cst.AnnAssign):
                 target = small.target
-                if isinstance(target, cst.Name) and target.value in markers and _is_true_literal(small.value):
+                if (
+                    isinstance(target, cst.Name)
+                    and target.value in markers
+                    and _is_true_literal(small.value)
+                ):
                     return True
     return False
 

@@ -45,7 +45,9 @@ class FactRule(Rule, ABC):
     def on_fact(self, fact: Fact) -> None:
         """Decide on one fact of a subscribed type; call `report` for a finding."""
 
-    def report(self, fact: Fact, call: str, reason: str, path: str = "", propagates: bool = True) -> None:
+    def report(
+        self, fact: Fact, call: str, reason: str, path: str = "", propagates: bool = True
+    ) -> None:
         """Record a finding at the fact's node; the engine reports it when the function it is in
         turns out to be on a workflow path (and propagates it to callers as ADK-W005)."""
         site = fact.site

@@ -18,12 +18,17 @@ class UnsafeHelperCall(Rule):
 
     code = Code.W005
 
-    def findings(self, function: FunctionInfo, helpers: UnsafeHelpers) -> Iterator[tuple[HelperCall, list[Step]]]:
+    def findings(
+        self, function: FunctionInfo, helpers: UnsafeHelpers
+    ) -> Iterator[tuple[HelperCall, list[Step]]]:
         for call in function.calls:
             if call.governed and call.reported:
                 chain = helpers.chain(call.target)
                 if chain is not None:
                     log.debug(
-                        "%s: %s unsafe: %s", function.module.display, call.call, " -> ".join(s.call for s in chain)
+                        "%s: %s unsafe: %s",
+                        function.module.display,
+                        call.call,
+                        " -> ".join(s.call for s in chain),
                     )
                     yield call, chain
