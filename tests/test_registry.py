@@ -47,3 +47,42 @@ def test_prefilter_import_names_match_the_presets() -> None:
     from replaylint.resolve.frameworks import PRESETS
 
     assert {name: preset.packages for name, preset in PRESETS.items()} == PRESET_PACKAGES
+
+
+def test_every_catalog_category_belongs_to_exactly_one_rule() -> None:
+    from replaylint.resolve.catalog import default_catalog
+    from replaylint.rules.catalog_rule import CatalogRule
+
+    owners: dict[str, list[Code]] = {}
+    for rule in ALL_RULES:
+        if isinstance(rule, CatalogRule):
+            owners.setdefault(rule.category, []).append(rule.code)
+    assert all(len(codes) == 1 for codes in owners.values()), owners
+    assert default_catalog().categories() == set(owners)
+
+
+def test_the_evaluator_never_picks_a_code() -> None:
+    # Rules decide codes; the walk (resolve/) only resolves and emits facts. The presets'
+    # remedies are keyed by code, which is data about a framework, not a decision.
+    from pathlib import Path
+
+    import replaylint.resolve
+
+    folder = Path(replaylint.resolve.__file__).parent
+    deciding = [
+        path.name
+        for path in folder.glob("*.py")
+        if path.name != "frameworks.py" and re.search(r"\bCode\.", path.read_text())
+    ]
+    assert deciding == []
+
+
+def test_source_modules_stay_small_and_say_what_they_own() -> None:
+    from pathlib import Path
+
+    import replaylint
+
+    for path in Path(replaylint.__file__).parent.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert len(text.splitlines()) <= 400, f"{path.name} has grown past 400 lines"
+        assert text.lstrip().startswith('"""'), f"{path.name} does not open with its docstring"
