@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -78,7 +82,9 @@ def test_per_file_ignores(project: Path) -> None:
 
 
 def test_markers(project: Path) -> None:
-    (project / "wf.py").write_text("import time\nDURABLE = True\n\n\ndef run():\n    return time.time()\n")
+    (project / "wf.py").write_text(
+        "import time\nDURABLE = True\n\n\ndef run():\n    return time.time()\n"
+    )
     assert codes(project) == []
     write_config(project, 'markers = ["DURABLE"]\n')
     assert codes(project) == [("wf.py", 6, "ADK-W003")]
@@ -99,7 +105,10 @@ def test_unsafe_declares_a_company_client(project: Path) -> None:
         "def run(q):\n    answer = Gateway().complete(q)\n    return http.fetch(q), answer\n"
     )
     assert codes(project) == []
-    write_config(project, '[tool.replaylint.unsafe]\n"ADK-W001" = ["acme.llm.Gateway"]\n"ADK-W004" = ["acme.http"]\n')
+    write_config(
+        project,
+        '[tool.replaylint.unsafe]\n"ADK-W001" = ["acme.llm.Gateway"]\n"ADK-W004" = ["acme.http"]\n',
+    )
     assert codes(project) == [("wf.py", 7, "ADK-W001"), ("wf.py", 8, "ADK-W004")]
 
 
@@ -108,7 +117,11 @@ def test_safe_names_stop_findings_and_propagation(project: Path) -> None:
         "import time\n__adk_workflow__ = True\n\n\ndef audit_stamp():\n    return time.monotonic()\n\n\n"
         "def run():\n    return audit_stamp(), time.time()\n"
     )
-    assert codes(project) == [("wf.py", 6, "ADK-W003"), ("wf.py", 10, "ADK-W005"), ("wf.py", 10, "ADK-W003")]
+    assert codes(project) == [
+        ("wf.py", 6, "ADK-W003"),
+        ("wf.py", 10, "ADK-W005"),
+        ("wf.py", 10, "ADK-W003"),
+    ]
     write_config(project, 'safe = ["time.monotonic", "time.time"]\n')
     assert codes(project) == []
     write_config(project, 'safe = ["wf.audit_stamp"]\n')  # declared deterministic, body included
@@ -132,7 +145,11 @@ def test_nearest_config_wins_and_root_stops(project: Path, monkeypatch: pytest.M
     (inner / "pyproject.toml").write_text('[tool.replaylint]\nselect = ["ADK-W00"]\n')
     monkeypatch.chdir(inner)
     merged = discover()
-    assert merged.select == ("ADK-W00",) and merged.ignore == ("ADK-W003",) and merged.markers == ("FAR",)
+    assert (
+        merged.select == ("ADK-W00",)
+        and merged.ignore == ("ADK-W003",)
+        and merged.markers == ("FAR",)
+    )
     assert merged.sources == (str(inner / "pyproject.toml"), str(project / "pyproject.toml"))
     (inner / "pyproject.toml").write_text('[tool.replaylint]\nroot = true\nselect = ["ADK-W00"]\n')
     assert discover().ignore == ()
@@ -150,12 +167,27 @@ def test_explicit_config_file(project: Path) -> None:
     [
         ('selct = ["ADK-W001"]\n', "[tool.replaylint] selct: unknown key"),
         ('select = ["ADK-W999"]\n', "[tool.replaylint] select: unknown rule code 'ADK-W999'"),
-        ('ignore = "ADK-W003"\n', '[tool.replaylint] ignore: expected a list of strings, got "ADK-W003"'),
+        (
+            'ignore = "ADK-W003"\n',
+            '[tool.replaylint] ignore: expected a list of strings, got "ADK-W003"',
+        ),
         ('frameworks = ["celery"]\n', "[tool.replaylint] frameworks: unknown framework 'celery'"),
-        ('markers = ["not a name"]\n', "[tool.replaylint] markers: 'not a name' is not a Python name"),
-        ("respect-gitignore = 1\n", "[tool.replaylint] respect-gitignore: expected true or false, got 1"),
-        ('[tool.replaylint.unsafe]\n"ADK-W005" = ["x"]\n', "[tool.replaylint] unsafe.ADK-W005: expected one of"),
-        ('[tool.replaylint.per-file-ignores]\n"a/*" = ["nope"]\n', "per-file-ignores.a/*: unknown rule code 'nope'"),
+        (
+            'markers = ["not a name"]\n',
+            "[tool.replaylint] markers: 'not a name' is not a Python name",
+        ),
+        (
+            "respect-gitignore = 1\n",
+            "[tool.replaylint] respect-gitignore: expected true or false, got 1",
+        ),
+        (
+            '[tool.replaylint.unsafe]\n"ADK-W005" = ["x"]\n',
+            "[tool.replaylint] unsafe.ADK-W005: expected one of",
+        ),
+        (
+            '[tool.replaylint.per-file-ignores]\n"a/*" = ["nope"]\n',
+            "per-file-ignores.a/*: unknown rule code 'nope'",
+        ),
         ("select = [\n", "invalid TOML"),
     ],
 )
@@ -178,7 +210,9 @@ def test_missing_explicit_config(project: Path) -> None:
 
 
 def test_show_config(project: Path) -> None:
-    write_config(project, 'ignore = ["ADK-W003"]\n[tool.replaylint.unsafe]\n"ADK-W004" = ["acme.http"]\n')
+    write_config(
+        project, 'ignore = ["ADK-W003"]\n[tool.replaylint.unsafe]\n"ADK-W004" = ["acme.http"]\n'
+    )
     result = CliRunner().invoke(cli, ["check", "--show-config"])
     assert result.exit_code == 0
     lines = dict(line.split(" = ", 1) for line in result.stdout.splitlines())
@@ -191,7 +225,9 @@ def test_nearest_config_is_found_from_the_checked_paths(project: Path) -> None:
     write_config(project, 'ignore = ["ADK-W002"]\n')
     package = project / "pkg"
     package.mkdir()
-    (package / "pyproject.toml").write_text('[tool.replaylint]\nignore = ["ADK-W003"]\nroot = true\n')
+    (package / "pyproject.toml").write_text(
+        '[tool.replaylint]\nignore = ["ADK-W003"]\nroot = true\n'
+    )
     (package / "wf.py").write_text(CLOCK)
     assert codes(project, "pkg") == []
     assert codes(project, "pkg/wf.py") == []
@@ -211,3 +247,97 @@ def test_cli_selector_typo_is_one_line(project: Path) -> None:
     result = CliRunner().invoke(cli, ["check", "--ignore", "ADK-W123", "wf.py"])
     assert result.exit_code == 2
     assert result.stderr == "replaylint: error: --ignore: unknown rule code or prefix 'ADK-W123'\n"
+
+
+@pytest.fixture()
+def no_hang() -> Iterator[None]:
+    """A run that opens a FIFO for reading would block; fail after 20 s instead."""
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TimeoutError("blocked: a FIFO was opened for reading")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def one_error(*args: str) -> str:
+    """The one stderr line of a run that must exit 2 (settings are read before any file)."""
+    result = CliRunner().invoke(cli, ["check", *args])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    [line] = result.stderr.splitlines()
+    assert line.startswith("replaylint: error: ")
+    return line.removeprefix("replaylint: error: ")
+
+
+def test_config_files_that_are_not_utf8(project: Path) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    (project / "pyproject.toml").write_bytes(b"[tool.replaylint]\nselect = []\n# caf\xe9\n")
+    message = "not UTF-8 (byte 0xe9 on line 3); TOML files are UTF-8"
+    assert one_error("wf.py") == f"{project / 'pyproject.toml'}: {message}"
+    with pytest.raises(ConfigError, match="byte 0xe9 on line 3"):
+        discover()
+    os.remove(project / "pyproject.toml")
+    (project / "replaylint.toml").write_bytes(b'ignore = ["ADK-W003"]  # \xff\n')
+    line = one_error("--config", "replaylint.toml", "wf.py")
+    assert line == "replaylint.toml: not UTF-8 (byte 0xff on line 1); TOML files are UTF-8"
+
+
+def test_explicit_config_that_is_not_toml(project: Path) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    (project / "replaylint.toml").write_text("ignore = [\n")
+    line = one_error("--config", "replaylint.toml", "wf.py")
+    assert line == "replaylint.toml: invalid TOML: Invalid value (at end of document)"
+
+
+def test_config_with_a_byte_order_mark_is_read(project: Path) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    (project / "pyproject.toml").write_bytes(
+        b'\xef\xbb\xbf[tool.replaylint]\nignore = ["ADK-W003"]\n'
+    )
+    assert codes(project) == []
+
+
+def test_config_that_is_not_a_regular_file(project: Path, no_hang: None) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    pyproject = project / "pyproject.toml"
+    os.mkfifo(pyproject)
+    assert one_error("wf.py") == f"{pyproject}: cannot read: not a regular file (a FIFO)"
+    assert one_error("--config", "pyproject.toml", "wf.py") == (
+        "pyproject.toml: cannot read: not a regular file (a FIFO)"
+    )
+    os.remove(pyproject)
+    os.symlink("gone.toml", pyproject)
+    assert one_error("wf.py") == f"{pyproject}: cannot read: dangling symbolic link"
+    os.remove(pyproject)
+    os.symlink("pyproject.toml", pyproject)
+    assert one_error("wf.py") == f"{pyproject}: cannot read: Too many levels of symbolic links"
+
+
+def test_unreadable_config(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    write_config(project, "")
+    (project / "pyproject.toml").chmod(0)
+    if os.geteuid() == 0:  # root opens any file: refuse this one as the kernel would
+        real = os.open
+
+        def fake_open(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if os.fspath(path).endswith("pyproject.toml"):
+                raise PermissionError(13, "Permission denied", os.fspath(path))
+            return real(path, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", fake_open)
+    try:
+        assert one_error("wf.py") == f"{project / 'pyproject.toml'}: cannot read: Permission denied"
+    finally:
+        (project / "pyproject.toml").chmod(0o644)
+
+
+def test_key_with_a_newline_stays_one_line(project: Path) -> None:
+    (project / "wf.py").write_text(CLOCK)
+    write_config(project, '"se\\nlect" = []\n')
+    line = one_error("wf.py")
+    assert line == f"{project / 'pyproject.toml'}: [tool.replaylint] se\\nlect: unknown key"

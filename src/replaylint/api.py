@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from replaylint.codes import Code, matches_prefix
 from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, discover
-from replaylint.discovery import python_files
+from replaylint.discovery import printable, python_files
 from replaylint.findings import Finding
 from replaylint.outcome import Outcome, display_path
 from replaylint.prefilter import import_pattern, is_candidate, scan
@@ -75,7 +75,7 @@ def run(
         count += 1
         name, data = stdin
         if is_candidate(data, needles, imports):
-            candidates.append((name, name.replace(os.sep, "/"), data))
+            candidates.append((name, printable(name.replace(os.sep, "/")), data))
     if candidates:
         from replaylint.engine import check_candidates
         from replaylint.project import project_for

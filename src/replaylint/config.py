@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 from replaylint.codes import Code, is_known_selector, parse_code
+from replaylint.discovery import printable
+from replaylint.prefilter import read_regular
 
 # Each preset's import names (the prefilter looks for an import of one); the presets themselves
 # live in resolve/frameworks.py, which is only loaded once a file is worth a parse.
@@ -60,7 +64,10 @@ class Config:
         return shown
 
     def show(self) -> str:
-        return "\n".join(f"{key} = {json.dumps(value)}" for key, value in self.as_dict().items()) + "\n"
+        return (
+            "\n".join(f"{key} = {json.dumps(value)}" for key, value in self.as_dict().items())
+            + "\n"
+        )
 
 
 # key -> (kind, field name); kinds are checked by _validate.
@@ -81,7 +88,8 @@ _KEYS: dict[str, str] = {
 
 
 def _fail(source: str, key: str, problem: str) -> ConfigError:
-    return ConfigError(f"{source}: [tool.replaylint] {key}: {problem}")
+    # A quoted TOML key may hold a newline; the error stays one line.
+    return ConfigError(f"{source}: [tool.replaylint] {printable(key)}: {problem}")
 
 
 def _strings(source: str, key: str, value: Any) -> tuple[str, ...]:
@@ -124,12 +132,18 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
             items = _strings(source, key, value)
             for item in items:
                 if item not in PRESET_NAMES:
-                    raise _fail(source, key, f"unknown framework {item!r} (known: {', '.join(PRESET_NAMES)})")
+                    raise _fail(
+                        source,
+                        key,
+                        f"unknown framework {item!r} (known: {', '.join(PRESET_NAMES)})",
+                    )
             values[name] = items
         elif kind == "per-file":
             if not isinstance(value, dict):
                 raise _fail(source, key, "expected a table of glob = [codes]")
-            values[name] = {glob: _codes(source, f"{key}.{glob}", codes) for glob, codes in value.items()}
+            values[name] = {
+                glob: _codes(source, f"{key}.{glob}", codes) for glob, codes in value.items()
+            }
         elif kind == "unsafe":
             if not isinstance(value, dict):
                 raise _fail(source, key, "expected a table of code = [qualified names]")
@@ -137,8 +151,12 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
             for code_text, names in value.items():
                 code = parse_code(code_text)
                 if code not in UNSAFE_CODES:
-                    raise _fail(source, f"{key}.{code_text}", "expected one of " + ", ".join(c.value for c in UNSAFE_CODES))
-                unsafe[code] = _strings(source, f"{key}.{code_text}", names)  # type: ignore[index]
+                    raise _fail(
+                        source,
+                        f"{key}.{code_text}",
+                        "expected one of " + ", ".join(c.value for c in UNSAFE_CODES),
+                    )
+                unsafe[code] = _strings(source, f"{key}.{code_text}", names)
             values[name] = unsafe
     return values
 
@@ -149,12 +167,25 @@ def _read(path: Path, require_tool_table: bool) -> dict[str, Any] | None:
     else:  # pragma: no cover - exercised on 3.10 only
         import tomli as tomllib
 
-    source = str(path)
+    source = printable(str(path))
     try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
+        raw = read_regular(str(path))  # a FIFO given to --config must not hang the run
     except OSError as error:
-        raise ConfigError(f"{source}: cannot read: {error.strerror or error}") from None
+        reason = error.strerror or str(error)
+        if error.errno == errno.ENOENT and os.path.islink(path):
+            reason = "dangling symbolic link"
+        raise ConfigError(f"{source}: cannot read: {reason}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        byte = raw[error.start]
+        raise ConfigError(
+            f"{source}: not UTF-8 (byte 0x{byte:02x} on line {line}); TOML files are UTF-8"
+        ) from None
+    try:
+        # A byte-order mark is not TOML, but editors on Windows write one; it means nothing.
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: invalid TOML: {error}") from None
     tool = data.get("tool")
@@ -168,12 +199,26 @@ def _read(path: Path, require_tool_table: bool) -> dict[str, Any] | None:
     return data  # a replaylint.toml holds the keys at its top level
 
 
+def _present(candidate: Path) -> bool:
+    """Whether the name exists at all. One that does is read, or is a one-line error: a
+    pyproject.toml that is a FIFO or a broken link would otherwise drop settings silently."""
+    try:
+        os.lstat(candidate)
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR):
+            return False
+        raise ConfigError(
+            f"{printable(str(candidate))}: cannot read: {error.strerror or error}"
+        ) from None
+    return True
+
+
 def load(path: Path) -> Config:
     """One explicit file (`--config`)."""
     table = _read(path, require_tool_table=False)
     if table is None:
-        raise ConfigError(f"{path}: no [tool.replaylint] table")
-    values = _validate(str(path), table)
+        raise ConfigError(f"{printable(str(path))}: no [tool.replaylint] table")
+    values = _validate(printable(str(path)), table)
     return Config(**values, sources=(str(path),), base=str(path.parent))
 
 
@@ -186,12 +231,12 @@ def discover(start: Path | None = None) -> Config:
     base: str | None = None
     for folder in [directory, *directory.parents]:
         candidate = folder / "pyproject.toml"
-        if not candidate.is_file():
+        if not _present(candidate):
             continue
         table = _read(candidate, require_tool_table=True)
         if table is None:
             continue
-        values = _validate(str(candidate), table)
+        values = _validate(printable(str(candidate)), table)
         for key, value in values.items():
             merged.setdefault(key, value)
         sources.append(str(candidate))

@@ -1,18 +1,87 @@
-"""Expands command-line paths into the Python files to check; never parses anything."""
+"""Expands command-line paths into the Python files to check; never parses, never raises."""
 
 from __future__ import annotations
 
+import errno
 import fnmatch
+import logging
 import os
-from typing import Iterable
+import stat
+from collections.abc import Iterable
 
-from replaylint.gitignore import IgnoreStack, stack_for
+from replaylint.gitignore import IgnoreStack, parse
+from replaylint.prefilter import kind_of, read_regular
+
+log = logging.getLogger("replaylint")
 
 # Directories never worth walking into: VCS data, caches, build output, dependencies.
 DEFAULT_EXCLUDES = frozenset(
-    {".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", ".mypy_cache", ".pytest_cache",
-     ".ruff_cache", "__pycache__", "build", "dist", "node_modules", "site-packages", ".eggs"}
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".tox",
+        ".nox",
+        ".venv",
+        "venv",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        "__pycache__",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+        ".eggs",
+    }
 )
+
+
+def printable(path: str) -> str:
+    """`path` as one printable line that any stream can encode.
+
+    On POSIX a name that is not valid UTF-8 arrives with each bad byte as a lone surrogate
+    (`b"bad\\xff.py"` is `"bad\\udcff.py"`); writing that to a UTF-8 stdout raises. Such bytes
+    are shown as `\\xff`, and control characters (a newline in a name would split a one-line
+    error) as `\\n`, `\\x1b`, ... Printable names come back unchanged, and cheaply.
+    """
+    if path.isprintable():
+        return path
+    try:
+        text = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no byte produced (Windows names, API callers)
+        text = path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
+def shown(path: str) -> str:
+    """A path as reports show it: relative to the working directory, with `/`, printable.
+
+    The same form as outcome.display_path, which cannot be imported here without a cycle once
+    it applies `printable` itself.
+    """
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        relative = path
+    return printable(relative.replace(os.sep, "/"))
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _missing(raw: str, error: OSError | ValueError) -> str:
+    """Why a path named on the command line cannot be checked at all."""
+    if isinstance(error, ValueError):  # an embedded NUL, from an API caller
+        return "invalid path"
+    if error.errno == errno.ENOENT:
+        return "dangling symbolic link" if os.path.islink(raw) else "no such file or directory"
+    if error.errno == errno.ELOOP:
+        return "symbolic link loop"
+    return _reason(error)
 
 
 def python_files(
@@ -22,10 +91,14 @@ def python_files(
     respect_gitignore: bool = True,
     base: str | None = None,
 ) -> tuple[list[str], list[str]]:
-    """(files to check, errors for paths that do not exist), in a stable sorted order.
+    """(files to check, one line per path that could not be looked at), in a stable order.
 
     A file named explicitly is always checked; exclusions (globs relative to `base`, the
     configuration's folder, or to the walked folder) and .gitignore apply to what a walk finds.
+    Nothing raises: an unreadable directory or a path that is not a regular file becomes an
+    error naming it, while what a walk finds that is not a file (FIFOs, sockets, devices, broken
+    or looping links) is skipped with a reason at debug level. Names in errors are `printable`;
+    the returned files keep their real names, so they can be opened.
     Plain strings and os.scandir keep this cheap: on a tree of thousands of ordinary files the
     walk and the byte scan are the whole cost of a run.
     """
@@ -35,16 +108,21 @@ def python_files(
     files: list[str] = []
     errors: list[str] = []
     for raw in paths:
-        if os.path.isfile(raw):
+        try:
+            mode = os.stat(raw).st_mode
+        except (OSError, ValueError) as error:
+            errors.append(f"{printable(raw)}: {_missing(raw, error)}")
+            continue
+        if stat.S_ISDIR(mode):
+            walk = _Walk(base or raw, names, patterns)
+            walk.run(raw, _stack_for(raw) if respect_gitignore else None)
+            files.extend(sorted(walk.files))
+            errors.extend(sorted(walk.errors))
+        elif stat.S_ISREG(mode):
             files.append(raw)
-        elif os.path.isdir(raw):
-            found: list[str] = []
-            ignores = stack_for(raw) if respect_gitignore else None
-            _walk(base or raw, raw, names, patterns, found, ignores)
-            found.sort()
-            files.extend(found)
         else:
-            errors.append(f"{raw}: no such file or directory")
+            # Never opened: a FIFO without a writer would block the run forever.
+            errors.append(f"{printable(raw)}: not a regular file ({kind_of(mode)})")
     if len(paths) <= 1:
         return files, errors
     seen: set[str] = set()
@@ -57,40 +135,151 @@ def python_files(
     return unique, errors
 
 
-def _walk(
-    root: str,
-    directory: str,
-    names: frozenset[str],
-    patterns: tuple[str, ...],
-    out: list[str],
-    ignores: IgnoreStack | None,
-) -> None:
-    try:
-        entries = os.scandir(directory)
-    except OSError:
-        return
-    with entries:
-        for entry in entries:
-            name = entry.name
-            if name in names:
-                continue
-            if patterns and _matches(root, entry.path, name, patterns):
-                continue
+class _Walk:
+    """One directory walk: depth first with an explicit stack, so a deep tree is no
+    RecursionError. Directory symlinks are not followed, so they cannot form a loop; a bind
+    mount can, and is walked once, recognised by its (device, inode)."""
+
+    def __init__(self, root: str, names: frozenset[str], patterns: tuple[str, ...]) -> None:
+        self.root = root  # what exclude globs are relative to
+        self.names = names
+        self.patterns = patterns
+        self.files: list[str] = []
+        self.errors: list[str] = []
+        self.walked: set[tuple[int, int]] = set()
+        self.pending: list[tuple[str, IgnoreStack | None]] = []
+
+    def run(self, top: str, ignores: IgnoreStack | None) -> None:
+        _first_visit(top, self.walked)
+        self.pending.append((top, ignores))
+        while self.pending:
+            directory, ignores = self.pending.pop()
+            try:
+                with os.scandir(directory) as entries:
+                    # The listing itself can fail part-way (EIO, a directory removed meanwhile).
+                    for entry in entries:
+                        self.visit(entry, ignores)
+            except OSError as error:
+                self.errors.append(f"{shown(directory)}: cannot read directory: {_reason(error)}")
+
+    def visit(self, entry: os.DirEntry[str], ignores: IgnoreStack | None) -> None:
+        name = entry.name
+        if name in self.names:
+            return
+        if self.patterns and _matches(self.root, entry.path, name, self.patterns):
+            return
+        try:
             is_dir = entry.is_dir(follow_symlinks=False)
-            if ignores is not None and ignores.layers and ignores.ignored(entry.path, is_dir):
-                continue
-            if is_dir:
-                if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
-                    continue  # a virtual environment
-                inner = ignores.entering(entry.path) if ignores is not None else None
-                _walk(root, entry.path, names, patterns, out, inner)
-            elif name.endswith(".py") and entry.is_file():
-                out.append(entry.path)
+            is_link = not is_dir and entry.is_symlink()
+        except OSError as error:  # the type needed an lstat, and it failed
+            if name.endswith(".py"):
+                self.errors.append(f"{shown(entry.path)}: cannot read: {_reason(error)}")
+            else:
+                log.debug("%s: skipped: %s", shown(entry.path), _reason(error))
+            return
+        if ignores is not None and ignores.layers and ignores.ignored(entry.path, is_dir):
+            return
+        if is_dir:
+            if os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
+                return  # a virtual environment
+            if not _first_visit(entry.path, self.walked):
+                log.debug(
+                    "%s: skipped: a directory already walked (a bind mount)", shown(entry.path)
+                )
+                return
+            inner = _entering(ignores, entry.path) if ignores is not None else None
+            self.pending.append((entry.path, inner))
+        elif name.endswith(".py"):
+            self.python_entry(entry)
+        elif is_link and log.isEnabledFor(logging.DEBUG) and _is_dir(entry):
+            log.debug(
+                "%s: skipped: a symbolic link to a directory (not followed)", shown(entry.path)
+            )
+
+    def python_entry(self, entry: os.DirEntry[str]) -> None:
+        """A walked `*.py`: kept when it is (a link to) a regular file, else skipped with a
+        reason, or an error when it may be a Python file that cannot be read."""
+        try:
+            if entry.is_file():  # from the directory listing, or one stat through a link
+                self.files.append(entry.path)
+                return
+            mode = entry.stat().st_mode
+        except OSError as error:
+            if error.errno == errno.ENOENT:
+                reason = "a dangling symbolic link"
+            elif error.errno == errno.ELOOP:
+                reason = "a symbolic link loop"
+            else:  # EACCES on the way to the link's target, say
+                self.errors.append(f"{shown(entry.path)}: cannot read: {_reason(error)}")
+                return
+            log.debug("%s: skipped: %s", shown(entry.path), reason)
+            return
+        if stat.S_ISDIR(mode):
+            reason = "a symbolic link to a directory (not followed)"
+        else:
+            reason = f"not a regular file ({kind_of(mode)})"
+        log.debug("%s: skipped: %s", shown(entry.path), reason)
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _entering(ignores: IgnoreStack, directory: str) -> IgnoreStack:
+    """`ignores` plus the .gitignore of `directory`, if it has one that can be read."""
+    path = os.path.join(directory, ".gitignore")
+    try:
+        data = read_regular(path)
+    except OSError as error:
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR):
+            # As git does (it warns and walks on): more files are checked, none is lost.
+            log.debug("%s: not read: %s", shown(path), _reason(error))
+        return ignores
+    # git reads bytes; a stray non-UTF-8 byte spoils at most the pattern it sits in.
+    return ignores.entering(directory, parse(data.decode("utf-8", "replace"), shown(path)))
+
+
+def _stack_for(directory: str) -> IgnoreStack:
+    """The .gitignore files from the repository's top down to `directory` (none outside git)."""
+    absolute = os.path.abspath(directory)
+    chain = []
+    current = absolute
+    while True:
+        chain.append(current)
+        if os.path.exists(os.path.join(current, ".git")):
+            break
+        parent = os.path.dirname(current)
+        if parent == current:
+            return IgnoreStack()  # not inside a git repository
+        current = parent
+    stack = IgnoreStack()
+    for folder in reversed(chain):
+        stack = _entering(stack, folder)
+    return stack
+
+
+def _first_visit(directory: str, walked: set[tuple[int, int]]) -> bool:
+    try:
+        info = os.stat(directory)  # the top may be a link to a directory; nothing below is
+    except OSError:
+        return True  # scandir will say what is wrong with it
+    if not info.st_ino:  # a filesystem without inode numbers: no identity to compare
+        return True
+    key = (info.st_dev, info.st_ino)
+    if key in walked:
+        return False
+    walked.add(key)
+    return True
 
 
 def _matches(root: str, path: str, name: str, patterns: tuple[str, ...]) -> bool:
     relative = os.path.relpath(path, root).replace(os.sep, "/")
     return any(
-        fnmatch.fnmatch(name, p) or fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(relative, p.rstrip("/") + "/*")
+        fnmatch.fnmatch(name, p)
+        or fnmatch.fnmatch(relative, p)
+        or fnmatch.fnmatch(relative, p.rstrip("/") + "/*")
         for p in patterns
     )

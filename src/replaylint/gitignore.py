@@ -1,11 +1,16 @@
 """The subset of .gitignore semantics a linter's file walk needs: globs, `**`, `/` anchors,
-trailing `/` for directories and `!` negation, one file per directory, nearest wins."""
+trailing `/` for directories and `!` negation, one file per directory, nearest wins. Pure: the
+walk in discovery.py finds and reads the files."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+import warnings
 from dataclasses import dataclass
+
+log = logging.getLogger("replaylint")
 
 
 @dataclass(frozen=True)
@@ -48,9 +53,11 @@ def _translate(pattern: str) -> str:
     return "".join(out)
 
 
-def parse(text: str) -> list[Rule]:
+def parse(text: str, source: str = ".gitignore") -> list[Rule]:
+    """The rules of one file (`source` names it in debug output). A pattern that makes no
+    valid regex, such as `[z-a]`, is dropped with a reason: git matches nothing with it."""
     rules = []
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         if not line or line.startswith("#"):
             continue
@@ -64,7 +71,14 @@ def parse(text: str) -> list[Rule]:
         anchored = "/" in line
         line = line.lstrip("/")
         body = _translate(line)
-        regex = re.compile(("" if anchored else "(?:.*/)?") + body + "$")
+        try:
+            with warnings.catch_warnings():
+                # `[[` or `--` in a class: a FutureWarning about set syntax, not a problem here.
+                warnings.simplefilter("ignore", FutureWarning)
+                regex = re.compile(("" if anchored else "(?:.*/)?") + body + "$")
+        except re.error as error:
+            log.debug("%s:%d: pattern ignored: %s", source, number, error)
+            continue
         rules.append(Rule(regex, negated, directory_only))
     return rules
 
@@ -75,20 +89,15 @@ class IgnoreStack:
     def __init__(self, layers: list[tuple[str, list[Rule]]] | None = None) -> None:
         self.layers = layers or []
 
-    def entering(self, directory: str) -> "IgnoreStack":
-        path = os.path.join(directory, ".gitignore")
-        try:
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                rules = parse(handle.read())
-        except OSError:
-            return self
+    def entering(self, directory: str, rules: list[Rule]) -> IgnoreStack:
+        """The stack inside `directory`, whose .gitignore holds `rules`."""
         return IgnoreStack([*self.layers, (directory, rules)]) if rules else self
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         verdict = False
         for base, rules in self.layers:
             relative = os.path.relpath(path, base).replace(os.sep, "/")
-            if relative.startswith(".."):
+            if relative == ".." or relative.startswith("../"):  # outside; "..x" is inside
                 continue
             for rule in rules:
                 if rule.directory_only and not is_dir:
@@ -96,22 +105,3 @@ class IgnoreStack:
                 if rule.regex.match(relative):
                     verdict = not rule.negated
         return verdict
-
-
-def stack_for(directory: str) -> IgnoreStack:
-    """The .gitignore files from the repository's top down to `directory` (none outside git)."""
-    absolute = os.path.abspath(directory)
-    chain = []
-    current = absolute
-    while True:
-        chain.append(current)
-        if os.path.exists(os.path.join(current, ".git")):
-            break
-        parent = os.path.dirname(current)
-        if parent == current:
-            return IgnoreStack()  # not inside a git repository
-        current = parent
-    stack = IgnoreStack()
-    for folder in reversed(chain):
-        stack = stack.entering(folder)
-    return stack

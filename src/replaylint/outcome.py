@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from replaylint.discovery import printable
 from replaylint.findings import Finding, ModuleResult
 
 
@@ -23,4 +24,4 @@ def display_path(path: str | os.PathLike[str]) -> str:
         relative = os.path.relpath(path)
     except ValueError:  # another drive on Windows
         relative = os.fspath(path)
-    return relative.replace(os.sep, "/")
+    return printable(relative.replace(os.sep, "/"))

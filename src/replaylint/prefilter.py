@@ -2,8 +2,62 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import re
-from typing import Iterable
+import stat
+from collections.abc import Iterable
+
+# O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever. It changes
+# nothing for a regular file, and a FIFO is refused before a byte is read.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS |= getattr(os, "O_BINARY", 0)
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, for a one-line reason."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "an unknown kind of file"
+
+
+def not_regular(path: str, mode: int) -> OSError:
+    return OSError(errno.EINVAL, f"not a regular file ({kind_of(mode)})", path)
+
+
+def read_regular(path: str) -> bytes:
+    """The bytes of a regular file (or a link to one); anything else raises OSError, whose
+    strerror is the one-line reason, without blocking: a file listed as regular may have been
+    replaced by a FIFO since, and a `.gitignore` or `--config` may be one."""
+    try:
+        descriptor = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a socket refuses to open: say what it is instead
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                raise error from None
+            raise not_regular(path, mode) from None
+        raise
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise not_regular(path, info.st_mode)
+        # One read of the known size, then reads until the end (the file may be growing).
+        chunks = [os.read(descriptor, info.st_size + 1)]
+        while chunks[-1]:
+            chunks.append(os.read(descriptor, 1 << 16))
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
 
 
 def import_pattern(packages: Iterable[str]) -> re.Pattern[bytes] | None:
@@ -12,7 +66,7 @@ def import_pattern(packages: Iterable[str]) -> re.Pattern[bytes] | None:
     if not names:
         return None
     alternatives = b"|".join(names)
-    return re.compile(rb"^[ \t]*(?:from|import)[ \t]+(?:" + alternatives + rb")\b", re.M)
+    return re.compile(rb"^[ \t]*(?:from|import)[ \t]+(?:" + alternatives + rb")\b", re.MULTILINE)
 
 
 def scan(
@@ -32,8 +86,7 @@ def scan(
     for path in files:
         count += 1
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = read_regular(path)
         except OSError as error:
             unreadable.append((path, error.strerror or str(error)))
             continue
