@@ -60,7 +60,13 @@ def walk(tmp_path: Path, subscribed: frozenset[type[Fact]]) -> list[Fact]:
 
 
 def of(kind: type[Fact], seen: list[Fact]) -> list:
-    return [fact for fact in seen if type(fact) is kind]
+    """The facts of one kind, one per node: a module whose functions rebind a global has its
+    bodies walked twice (so every body sees the final binding), and emits their facts again."""
+    unique: dict[int, Fact] = {}
+    for fact in seen:
+        if type(fact) is kind:
+            unique[id(fact.node)] = fact
+    return list(unique.values())
 
 
 def test_calls_carry_the_resolved_path_and_what_the_catalog_says(tmp_path: Path) -> None:
@@ -105,6 +111,11 @@ def test_facts_sit_where_they_happen(tmp_path: Path) -> None:
     site = calls["time.time"].site
     assert site.function.qualname == "Run.step"
     assert site.governed and not site.dead
+
+
+def test_a_global_rebound_in_a_body_walks_the_bodies_again(tmp_path: Path) -> None:
+    seen = walk(tmp_path, frozenset({Call}))
+    assert [f.path for f in seen].count("time.time") == 2
 
 
 def test_only_subscribed_facts_are_built(tmp_path: Path) -> None:

@@ -60,3 +60,108 @@ def test_long_helper_chain_is_linear_and_capped(tmp_path: Path) -> None:
     assert len(finding.chain) == 12
     assert finding.chain[-1].call == "time.time" and finding.chain[-1].line == 6
     assert finding.chain[0].call == "h1497"
+
+
+UNSAFE = "import time\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time()\n"
+
+
+def codes(report) -> list[tuple[str, int, str]]:
+    return [(f.path, f.line, f.code.value) for f in report.findings]
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        '"\\N{NO SUCH NAME}"',
+        '"a\\x00b"'.replace("\\x00", "\x00"),
+        '"\\x4"',
+        "b'\u00e9'",
+        "1" * 4400,
+    ],
+)
+def test_a_literal_python_refuses_is_e001_and_the_others_are_checked(
+    tmp_path: Path, literal: str
+) -> None:
+    (tmp_path / "bad.py").write_text(f"__adk_workflow__ = True\nX = {literal}\n", encoding="utf-8")
+    (tmp_path / "good.py").write_text(UNSAFE)
+    report = guard(".")
+    line = 1 if "\x00" in literal else 2  # CPython names no line for a NUL byte
+    assert codes(report) == [("bad.py", line, "ADK-E001"), ("good.py", 6, "ADK-W003")]
+    assert report.findings[0].call.startswith("syntax error: ")
+
+
+def test_a_helper_python_refuses_is_a_one_line_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "helper.py").write_text('def f():\n    return "\\N{NO SUCH NAME}"\n')
+    (tmp_path / "wf.py").write_text("from helper import f\n__adk_workflow__ = True\nf()\n")
+    (tmp_path / "good.py").write_text(UNSAFE)
+    report = guard(".")
+    assert codes(report) == [("good.py", 6, "ADK-W003")]
+    assert [e.split(": ")[0] for e in report.errors] == ["helper.py"]
+    assert report.exit_code == 2
+
+
+def test_lone_carriage_returns_end_lines_as_in_python(tmp_path: Path) -> None:
+    (tmp_path / "wf.py").write_bytes(UNSAFE.replace("\n", "\r").encode())
+    assert codes(guard(".")) == [("wf.py", 6, "ADK-W003")]
+
+
+def test_a_utf16_workflow_module_is_reported_not_skipped(tmp_path: Path) -> None:
+    (tmp_path / "wf.py").write_bytes(UNSAFE.encode("utf-16"))
+    report = guard(".")
+    assert codes(report) == [("wf.py", 1, "ADK-E001")]
+    assert "null bytes" in report.findings[0].call
+
+
+def test_a_module_over_the_size_limit_is_reported_not_parsed(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.replaylint]\nmax-module-size = 200\n")
+    (tmp_path / "big.py").write_text(UNSAFE + "# padding\n" * 30)
+    (tmp_path / "good.py").write_text(UNSAFE)
+    report = guard(".")
+    assert codes(report) == [("big.py", 1, "ADK-E001"), ("good.py", 6, "ADK-W003")]
+    size = len((tmp_path / "big.py").read_bytes())
+    assert report.findings[0].call == f"{size} bytes, over the max-module-size of 200"
+
+
+def test_definition_order_does_not_decide_a_finding(tmp_path: Path) -> None:
+    rebind = "def setup():\n    global clock\n    clock = time.time\n"
+    use = "def run():\n    return clock()\n"
+    maker = "def make():\n    return lambda: time.time()\n"
+    caller = "def later():\n    f = make()\n    return f()\n"
+    head = "import time\n__adk_workflow__ = True\nclock = None\n"
+    (tmp_path / "before.py").write_text(head + rebind + use + maker + caller)
+    (tmp_path / "after.py").write_text(head + use + rebind + caller + maker)
+    found = {(f.path, f.code.value, f.call) for f in guard(".").findings}
+    for path in ("before.py", "after.py"):
+        assert (path, "ADK-W003", "clock") in found  # the global, rebound to the clock
+        assert (path, "ADK-W005", "f") in found
+
+
+def test_a_suppression_moved_to_a_closing_bracket_covers_the_statement(tmp_path: Path) -> None:
+    (tmp_path / "wf.py").write_text(
+        "import time\n__adk_workflow__ = True\n\n\ndef run(log):\n"
+        "    log(\n        str(time.time()),\n        'started',\n"
+        "    )  # replaylint: ignore[ADK-W003] -- the log line is not a decision\n"
+    )
+    assert codes(guard(".")) == []
+
+
+def test_concurrent_calls_match_serial_ones_and_leave_no_setting_changed() -> None:
+    import sys
+    import threading
+
+    from replaylint import guard_source
+
+    deep = UNSAFE + "X = (1\n" + "".join(" + 1\n" for _ in range(900)) + ")\n"
+    serial = codes(guard_source(deep, source="wf.py"))
+    before = (sys.getrecursionlimit(), threading.stack_size())
+    results: list = []
+    threads = [
+        threading.Thread(target=lambda: results.append(codes(guard_source(deep, source="wf.py"))))
+        for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [serial] * 4 and serial == [("wf.py", 6, "ADK-W003")]
+    assert (sys.getrecursionlimit(), threading.stack_size()) == before

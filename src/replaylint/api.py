@@ -84,8 +84,10 @@ def run(
     else:
         outcome = Outcome()
     outcome.files = count
-    outcome.errors = errors + [
-        f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable
+    outcome.errors = [
+        *errors,
+        *(f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable),
+        *outcome.errors,  # internal errors of the engine, one line per file
     ]
     return outcome
 

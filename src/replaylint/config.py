@@ -46,6 +46,9 @@ class Config:
     safe: tuple[str, ...] = ()
     activity_decorators: tuple[str, ...] = ()
     respect_gitignore: bool = True
+    # Workflow modules larger than this are reported (ADK-E001), not parsed: generated or vendored
+    # code of that size is not hand-written workflow logic, and it would cost seconds and GBs.
+    max_module_size: int = 1_048_576
     root: bool = False
     sources: tuple[str, ...] = ()  # the files the settings came from, nearest first
     base: str = "."  # directory that per-file-ignores and exclude globs are relative to
@@ -83,6 +86,7 @@ _KEYS: dict[str, str] = {
     "safe": "strings",
     "activity-decorators": "strings",
     "respect-gitignore": "bool",
+    "max-module-size": "size",
     "root": "bool",
 }
 
@@ -127,6 +131,14 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
         elif kind == "bool":
             if not isinstance(value, bool):
                 raise _fail(source, key, f"expected true or false, got {json.dumps(value)}")
+            values[name] = value
+        elif kind == "size":
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise _fail(
+                    source,
+                    key,
+                    f"expected a size in bytes (a positive integer), got {json.dumps(value)}",
+                )
             values[name] = value
         elif kind == "frameworks":
             items = _strings(source, key, value)

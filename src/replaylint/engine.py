@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 from collections.abc import Iterable
@@ -20,6 +21,8 @@ from replaylint.parsing import ParseFailure
 from replaylint.project import Project
 from replaylint.resolve.model import ModuleInfo
 from replaylint.rules import UNSAFE_HELPER, rule_for
+
+log = logging.getLogger("replaylint")
 
 Raw = tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step], ModuleInfo]
 
@@ -47,9 +50,12 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
 def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Project) -> Outcome:
     """Parse and check files that passed the prefilter: (path, display name, bytes) each.
 
-    The work runs on a thread with a large stack and a raised recursion limit: generated code
-    (hundreds of `elif`s, long operator chains) is valid Python that a recursive walk and LibCST's
-    code generation must be able to follow.
+    The work runs on a thread of its own with a large stack and a raised recursion limit:
+    LibCST's parser recurses natively (on the thread's C stack) and our walk and its code
+    generation recurse in Python through deeply nested code that CPython accepts (hundreds of
+    `elif`s). Both settings are process-wide, so one lock covers the whole check: concurrent
+    callers run one after another (identical results, never two deep walks on a stack sized for
+    the other), and the settings are restored before the next caller starts.
     """
     result: list[Outcome] = []
     errors: list[BaseException] = []
@@ -60,17 +66,21 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         except BaseException as error:  # re-raised on the calling thread
             errors.append(error)
 
-    previous_limit = sys.getrecursionlimit()
-    previous_stack = threading.stack_size()
-    try:
-        threading.stack_size(_STACK_BYTES)
-        sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
-        worker = threading.Thread(target=work, name="replaylint-check")
-        worker.start()
-        worker.join()
-    finally:
-        threading.stack_size(previous_stack)
-        sys.setrecursionlimit(previous_limit)
+    with _CHECK_LOCK:
+        limit = sys.getrecursionlimit()
+        project.python_limit = limit  # CPython's verdict is taken at the caller's limit
+        # Raised before the worker starts, so that nothing it does can see the old limit.
+        sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
+        try:
+            previous = threading.stack_size(_STACK_BYTES)
+            try:
+                worker = threading.Thread(target=work, name="replaylint-check", daemon=True)
+                worker.start()
+            finally:
+                threading.stack_size(previous)
+            worker.join()
+        finally:
+            sys.setrecursionlimit(limit)
     if errors:
         raise errors[0]
     return result[0]
@@ -78,6 +88,7 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
 
 _STACK_BYTES = 512 * 1024 * 1024  # reserved address space; only the pages used are touched
 _RECURSION_LIMIT = 60_000
+_CHECK_LOCK = threading.Lock()
 
 
 def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project) -> Outcome:
@@ -85,6 +96,12 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
     workflow_modules: list[ModuleInfo] = []
     failures: list[Finding] = []
     for path, display, data in candidates:
+        if len(data) > project.max_module_size:
+            reason = f"{len(data):,} bytes, over the max-module-size of {project.max_module_size:,}"
+            failures.append(
+                Finding(Code.E001, display, Span(1, 0, 1, 0), reason, RULES[Code.E001].remedy)
+            )
+            continue
         try:
             module = project.load(Path(path), data, display=display)
         except ParseFailure as failure:
@@ -99,6 +116,11 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
             span = Span(1, 0, 1, 0)
             reason = "too deeply nested to check"
             failures.append(Finding(Code.E001, display, span, reason, RULES[Code.E001].remedy))
+            continue
+        except Exception as error:  # a bug of ours: say where, check the other files, exit 2
+            project.forget(Path(path))
+            log.debug("%s: internal error", display, exc_info=True)
+            outcome.errors.append(f"{display}: internal error: {type(error).__name__}: {error}")
             continue
         if module.is_workflow and module not in workflow_modules:
             workflow_modules.append(module)
@@ -131,6 +153,7 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
         found = findings_for(project, module, helpers)
         per_module[id(module)] = len(found)
         raw.extend(found)
+    outcome.errors.extend(sorted(set(project.failed_helpers)))
     try:
         outcome.findings = _materialize(raw, project) + failures
     except RecursionError:

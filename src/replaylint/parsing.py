@@ -1,9 +1,21 @@
-"""Parsing one module's bytes into a LibCST tree, with CPython's parser naming what is refused."""
+"""Parsing one module: CPython's parser judges what is Python, then LibCST builds the tree we walk.
+
+CPython is the judge because a worker imports the module with it: a file it refuses never runs
+(ADK-E001 with its reason and line), a file it accepts must be checked. Its parser only parses;
+nothing is compiled to code or executed. It is also the cheap guard in front of LibCST, whose
+parser accepts literals CPython rejects (`"\\N{NO SUCH NAME}"`, NUL bytes, over-long ints) and
+takes minutes and gigabytes on nesting CPython refuses at once.
+"""
 
 from __future__ import annotations
 
 import ast
+import io
+import re
 import sys
+import tokenize
+import warnings
+from types import FrameType
 
 import libcst as cst
 
@@ -16,61 +28,70 @@ class ParseFailure(Exception):
         self.column = column
 
 
-# LibCST's parser slows down sharply on very long single expressions, and overflows its stack on
-# the longest; CPython refuses those anyway. Files with a line this long are pre-checked with
-# CPython's parser so that what cannot be compiled is reported at once.
-_LONG_LINE = 10_000
-_DEFAULT_RECURSION_LIMIT = 1_000
-
-
-def _has_long_line(source: bytes) -> bool:
-    if len(source) <= _LONG_LINE:
-        return False
-    start = 0
-    while True:
-        end = source.find(b"\n", start)
-        if end == -1:
-            return len(source) - start > _LONG_LINE
-        if end - start > _LONG_LINE:
-            return True
-        start = end + 1
-
-
-def parse(source: bytes) -> cst.Module:
-    if _has_long_line(source):
-        # At the interpreter's default recursion limit, as a worker importing the module would be.
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(_DEFAULT_RECURSION_LIMIT)
-        try:
+def judge(source: bytes, limit: int | None = None) -> None:
+    """Raise ParseFailure unless CPython's parser accepts the module at `limit`, the recursion
+    limit a worker importing it would have (the engine raises the limit for its own walk)."""
+    previous = sys.getrecursionlimit()
+    try:
+        if limit is not None:
+            # As on a fresh import: the frames of our own walk (a chain of local imports loads
+            # each module inside the last) do not count against the module's own nesting.
+            sys.setrecursionlimit(limit + _depth())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences are warnings, not errors
             ast.parse(source)
-        except (SyntaxError, ValueError) as error:
-            line = getattr(error, "lineno", None) or 1
-            raise ParseFailure(
-                f"syntax error: {getattr(error, 'msg', error)} (line {line})", line
-            ) from None
-        except (RecursionError, MemoryError):
-            raise ParseFailure("too deeply nested for Python to compile", 1) from None
-        finally:
-            sys.setrecursionlimit(limit)
+    except SyntaxError as error:
+        line = error.lineno or 1
+        message = str(error.msg).split("\n")[0]
+        column = max((error.offset or 1) - 1, 0)
+        raise ParseFailure(f"syntax error: {message} (line {line})", line, column) from None
+    except (RecursionError, MemoryError):
+        raise ParseFailure("too deeply nested for Python to compile", 1) from None
+    except ValueError as error:  # e.g. NUL bytes on Python versions that raise ValueError
+        raise ParseFailure(f"cannot parse the file: {error}", 1) from None
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def _depth() -> int:
+    frame: FrameType | None = sys._getframe()
+    depth = 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+# A backslash continuation alone on a line inside a block: CPython joins it to the next line,
+# LibCST refuses it. Removing the backslash keeps every line where it was.
+_LONE_CONTINUATION = re.compile(rb"^([ \t]*)\\(\r\n|\r|\n)", re.MULTILINE)
+
+
+def parse(source: bytes, limit: int | None = None) -> cst.Module:
+    """The LibCST tree of a module CPython accepts at recursion `limit` (raises ParseFailure)."""
+    judge(source, limit)
     try:
         return cst.parse_module(source)
-    except cst.ParserSyntaxError as error:
-        # CPython's parser names the cause and the line more precisely than LibCST's message;
-        # it only parses, nothing is executed.
+    except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError) as first:
+        # CPython accepted these bytes: read them as it does (a stray non-UTF-8 byte in a
+        # comment, a lone continuation line) and try once more, keeping every line in place.
         try:
-            ast.parse(source)
-        except SyntaxError as precise:
-            line = precise.lineno or error.raw_line
-            raise ParseFailure(
-                f"syntax error: {precise.msg} (line {line})",
-                line,
-                max((precise.offset or 1) - 1, 0),
-            ) from None
-        except (ValueError, UnicodeDecodeError):
+            return cst.parse_module(_as_cpython_reads(source))
+        except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
             pass
-        message = str(error).strip().splitlines()[0] if str(error).strip() else "syntax error"
-        raise ParseFailure(f"syntax error: {message}", error.raw_line, error.raw_column) from None
-    except (UnicodeDecodeError, LookupError, SyntaxError) as error:
-        raise ParseFailure(f"cannot decode the file: {error}", 1) from None
-    except (ValueError, TypeError, RecursionError) as error:
-        raise ParseFailure(f"cannot parse the file: {error}", 1) from None
+        message = str(first).strip().splitlines()[0] if str(first).strip() else "parse error"
+        line = getattr(first, "raw_line", 1) or 1
+        raise ParseFailure(
+            f"LibCST cannot parse this module, which Python accepts: {message}", line
+        ) from None
+    except (ValueError, TypeError, RecursionError, MemoryError) as error:
+        raise ParseFailure(f"cannot parse the file: {type(error).__name__}: {error}", 1) from None
+
+
+def _as_cpython_reads(source: bytes) -> str:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    cleaned = _LONE_CONTINUATION.sub(rb"\2", source)
+    text = cleaned.decode(encoding, errors="replace")
+    return text[1:] if text.startswith("\ufeff") else text

@@ -87,8 +87,9 @@ def _skip_leading(tokens: list[str], index: int, line: int, column: int) -> tupl
 
 
 def _advance(token: str, line: int, column: int) -> tuple[int, int]:
-    """The position just after `token`, written at (line, column)."""
-    newlines = token.count("\n")
+    """The position just after `token`, written at (line, column). Lines end as CPython ends
+    them: at a newline, a carriage return and newline, or a lone carriage return."""
+    newlines = token.count("\n") + token.count("\r") - token.count("\r\n")
     if newlines:
-        return line + newlines, len(token) - token.rfind("\n") - 1
+        return line + newlines, len(token) - max(token.rfind("\n"), token.rfind("\r")) - 1
     return line, column + len(token)

@@ -100,6 +100,13 @@ def is_candidate(
     needles: tuple[bytes, ...],
     imports: tuple[tuple[bytes, re.Pattern[bytes]], ...] = (),
 ) -> bool:
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        # A UTF-16 file (with its byte-order mark) is never Python CPython runs, but a workflow
+        # module saved that way must be reported (ADK-E001), not silently passed over.
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            return False
     for needle in needles:
         if needle in data:
             return True

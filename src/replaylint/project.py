@@ -35,7 +35,11 @@ class Project:
         safe: frozenset[str] = frozenset(),
         frameworks: Frameworks | None = None,
         sink: FactSink | None = None,
+        max_module_size: int = Config.max_module_size,
     ) -> None:
+        self.max_module_size = max_module_size
+        self.python_limit: int | None = None  # the caller's recursion limit, for CPython's verdict
+        self.failed_helpers: list[str] = []  # local modules a workflow imports that cannot be read
         self.catalog = catalog or default_catalog()
         self.sink = sink if sink is not None else dispatch()  # the rules the walk reports to
         self.frameworks = frameworks or Frameworks()
@@ -56,7 +60,7 @@ class Project:
         cached = self.modules.get(key)
         if cached is not None:
             return cached
-        tree = parse(source)
+        tree = parse(source, self.python_limit)
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),
@@ -158,9 +162,14 @@ class Project:
             return self.modules[key]
         try:
             source = path.read_bytes()
+            if len(source) > self.max_module_size:
+                raise ParseFailure(f"{len(source):,} bytes, over the max-module-size", 1)
             return self.load(path, source, name=name)
         except (OSError, ParseFailure) as error:
-            log.debug("%s not read as a local module: %s", path, error)
+            # Its helpers' chains cannot be followed: say so (the run exits 2), check the rest.
+            self.failed_helpers.append(
+                f"{display_path(path)}: cannot check this imported module: {error}"
+            )
             self.modules[key] = None
             return None
 
@@ -194,4 +203,5 @@ def project_for(config: Config) -> Project:
         activity_decorators=config.activity_decorators,
         safe=frozenset(config.safe),
         frameworks=Frameworks(config.frameworks),
+        max_module_size=config.max_module_size,
     )

@@ -51,28 +51,35 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def _blocks(tree: cst.Module) -> list[cst.CSTNode]:
-    """Every def and class, found by walking statements only."""
+def _statements(tree: cst.Module) -> tuple[list[cst.CSTNode], list[cst.CSTNode]]:
+    """(every def and class, every simple statement line), found by walking statements only."""
     found: list[cst.CSTNode] = []
+    lines: list[cst.CSTNode] = []
     stack: list[cst.CSTNode] = list(tree.body)
     while stack:
         node = stack.pop()
+        if isinstance(node, cst.SimpleStatementLine):
+            lines.append(node)
+            continue
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             found.append(node)
         body = getattr(node, "body", None)
         if isinstance(body, cst.BaseSuite):
-            stack.extend(s for s in body.body if isinstance(s, cst.BaseCompoundStatement))
+            stack.extend(s for s in body.body if isinstance(s, _STATEMENTS))
         for extra in ("orelse", "finalbody"):
             part = getattr(node, extra, None)
             if part is not None and hasattr(part, "body"):
                 inner = part.body
                 if isinstance(inner, cst.BaseSuite):
-                    stack.extend(s for s in inner.body if isinstance(s, cst.BaseCompoundStatement))
+                    stack.extend(s for s in inner.body if isinstance(s, _STATEMENTS))
                 elif isinstance(inner, (list, tuple)):
-                    stack.extend(s for s in inner if isinstance(s, cst.BaseCompoundStatement))
+                    stack.extend(s for s in inner if isinstance(s, _STATEMENTS))
         for handler in getattr(node, "handlers", ()) or ():
-            stack.extend(s for s in handler.body.body if isinstance(s, cst.BaseCompoundStatement))
-    return found
+            stack.extend(s for s in handler.body.body if isinstance(s, _STATEMENTS))
+    return found, lines
+
+
+_STATEMENTS = (cst.BaseCompoundStatement, cst.SimpleStatementLine)
 
 
 def parse(source: bytes, tree: cst.Module) -> list[Directive]:
@@ -103,12 +110,21 @@ def parse(source: bytes, tree: cst.Module) -> list[Directive]:
 
 
 def _widen_to_blocks(tree: cst.Module, directives: list[Directive]) -> None:
-    blocks = _blocks(tree)
-    if not blocks:
-        return
+    """A directive on a def/class line covers its body; one on any line of a statement that
+    spans several lines covers that statement, wherever a formatter moved the comment (the
+    closing bracket of a split call, the last line of a backslash continuation)."""
+    blocks, lines = _statements(tree)
     names = {block: block.name for block in blocks}  # type: ignore[attr-defined]
-    spans = positions.spans(tree, [*blocks, *names.values()])
+    spans = positions.spans(tree, [*blocks, *names.values(), *lines])
     by_line = {d.line: d for d in directives}
+    for statement in lines:
+        whole = spans.get(statement)
+        if whole is None or whole.line == whole.end_line:
+            continue
+        for line in range(whole.line, whole.end_line + 1):
+            directive = by_line.get(line)
+            if directive is not None:
+                directive.first, directive.last = whole.line, whole.end_line
     for block in blocks:
         whole = spans.get(block)
         header = spans.get(names[block])

@@ -10,8 +10,9 @@ from replaylint.resolve import folds
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
-from replaylint.resolve.walker import Walker
+from replaylint.resolve.walker import Pending, Walker
 
+_ON_DEMAND_DEPTH = 16  # nested on-demand walks of called bodies
 _INIT_FIRST = ("__init__", "__post_init__", "__new__", "setup", "__aenter__", "__enter__")
 _LATE = "\0late:"  # key prefix for annotations resolved when the body is walked
 
@@ -105,7 +106,7 @@ class Definitions(Walker):
         info.exempt = self.exempt or info.activity is not None
         self.scope.names[node.name.value] = Func(info)
         governed = self.governed and not info.exempt
-        self.pending.append((info, self.scope, params, governed))
+        self._defer((info, self.scope, params, governed))
 
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)
@@ -114,13 +115,13 @@ class Definitions(Walker):
             # `ctx.run("fetch", lambda: requests.get(url))`: the recorder runs it once and
             # journals the result, so the body is a recorded zone, not workflow code.
             info.exempt = True
-            self.pending.append((info, self.scope, params, False))
+            self._defer((info, self.scope, params, False))
             return Func(info)
         info.exempt = self.exempt
         # An inline lambda runs when whatever it is handed to calls it: its body's roots are
         # reported where they are written, and its unsafety flows to the enclosing function.
         self._helper(info, node, "<lambda>", reported=False)
-        self.pending.append((info, self.scope, params, self.governed))
+        self._defer((info, self.scope, params, self.governed))
         return Func(info)
 
     def _drop_implicit(self, info: FunctionInfo) -> None:
@@ -131,15 +132,26 @@ class Definitions(Walker):
         if framework not in self.m.frameworks:
             self.m.frameworks.append(framework)
 
+    def _defer(self, entry: Pending) -> None:
+        """A body to walk once the enclosing code has been (or when it is first called)."""
+        self.pending.append(entry)
+        self.pending_of[id(entry[0])] = entry
+
     def _walk_nested_now(self, info: FunctionInfo) -> None:
-        """A nested function called by the function being walked runs at that point: walk it
-        now, so that what it rebinds (`nonlocal t; t = time`) is seen by the rest of the caller."""
-        if id(info) in self.walked or info.parent is not self.func:
+        """A function of this module called before its body was walked runs at that point: walk
+        it now, so that what it returns (a lambda, `workflow.in_workflow()`) and what it rebinds
+        (`nonlocal t; t = time`) are known to the caller, whatever order the definitions are in.
+        Bounded, so a long chain of helpers each calling the next is walked in order instead."""
+        if id(info) in self.walked or self.on_demand >= _ON_DEMAND_DEPTH:
             return
-        for pending in self.pending:
-            if pending[0] is info:
-                self._function_body(*pending)
-                return
+        entry = self.pending_of.get(id(info))
+        if entry is None:
+            return
+        self.on_demand += 1
+        try:
+            self._function_body(*entry)
+        finally:
+            self.on_demand -= 1
 
     def _function_body(
         self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
@@ -235,7 +247,8 @@ class Definitions(Walker):
         methods = self.pending
         self.scope, self.cls, self.pending = saved
         methods.sort(key=lambda item: 0 if item[0].name in _INIT_FIRST else 1)
-        self.pending.extend(methods)
+        for method in methods:
+            self._defer(method)
         self.scope.names[node.name.value] = Class(info)
 
     def annotation_value(self, node: cst.BaseExpression) -> Value:

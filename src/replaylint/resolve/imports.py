@@ -24,7 +24,7 @@ class Imports(Walker):
             self._edge(ImportEdge(name, node, local))
             if alias.asname is not None:
                 value: Value = LocalModule(local) if local is not None else Ext(name)
-                self._bind(alias.asname.name, value)  # type: ignore[arg-type]
+                self._bind(alias.asname.name, value)
             else:
                 top = name.split(".")[0]
                 top_local = local if top == name else self.project.resolve_module(top, 0, self.m)

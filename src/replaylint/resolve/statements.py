@@ -74,6 +74,8 @@ class Statements(Walker):
                 value.info.qualname = value.info.qualname.replace("<lambda>", name)
                 self._drop_implicit(value.info)  # bound to a name: it runs where it is called
             scope = self.module_scope if name in self.scope.globals_ else self.scope
+            if scope is self.module_scope and self.func is not self.m.top:
+                self.rebinds_globals = True
             if name in self.scope.nonlocals:
                 scope = self.scope.enclosing_owner(name) or self.scope
             scope.names[name] = value

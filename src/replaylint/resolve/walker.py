@@ -156,6 +156,9 @@ class Walker:
         self.walked: set[int] = set()  # functions whose bodies have been walked
         self.dead = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
         self.method_of: ClassInfo | None = None  # the class whose method body is being walked
+        self.pending_of: dict[int, Pending] = {}  # id(function) -> its deferred body
+        self.on_demand = 0  # how many called bodies are being walked ahead of their turn
+        self.rebinds_globals = False  # a function body rebound a module global
 
     # ------------------------------------------------------------------ driver
 
@@ -164,12 +167,49 @@ class Walker:
         for statement in self.m.tree.body:
             self.stmt(statement)
         # Function bodies run after the module is loaded, so they see its final bindings.
+        mark = self._mark()
+        self._walk_pending()
+        if self.rebinds_globals:
+            # A body rebound a module global (`global clock; clock = time.time`): every body
+            # must see the module as that leaves it, whichever was defined first. Walk them again.
+            self._rewind(mark)
+            self._walk_pending()
+
+    def _walk_pending(self) -> None:
         index = 0
         while index < len(self.pending):
             info, scope, params, governed = self.pending[index]
             index += 1
             if id(info) not in self.walked:
                 self._function_body(info, scope, params, governed)
+
+    def _mark(self) -> tuple[int, int, int, int, int]:
+        m = self.m
+        return (
+            len(m.functions),
+            len(m.classes),
+            len(m.imports),
+            m.dynamic_accesses,
+            len(self.pending),
+        )
+
+    def _rewind(self, mark: tuple[int, int, int, int, int]) -> None:
+        """Forget what the bodies' walk added, keeping the module level and its bindings."""
+        functions, classes, imports, dynamic, pending = mark
+        m = self.m
+        del (
+            m.functions[functions:],
+            m.classes[classes:],
+            m.imports[imports:],
+            self.pending[pending:],
+        )
+        m.dynamic_accesses = dynamic
+        for info, *_ in self.pending:
+            info.hits.clear()
+            info.calls.clear()
+            info.returns = UNKNOWN
+        self.walked.clear()
+        self.rebinds_globals = False
 
     # ------------------------------------------------------------------ recording
 
