@@ -504,7 +504,9 @@ def format_table(rows: list[dict]) -> str:
     align = ["<", ">", ">", "<", "<", "<"]
 
     def render(row) -> str:
-        return "  ".join(f"{cell!s:{a}{w}}" for cell, a, w in zip(row, align, widths, strict=True)).rstrip()
+        return "  ".join(
+            f"{cell!s:{a}{w}}" for cell, a, w in zip(row, align, widths, strict=True)
+        ).rstrip()
 
     out = [render(header), render(["-" * w for w in widths])]
     for index, row in enumerate(lines):

@@ -37,5 +37,7 @@ def test_divergence_and_invalid_history(tmp_path: Path, monkeypatch: pytest.Monk
     assert "(result-mismatch)" in diverged.output and diverged.output.startswith("diverged ")
     invalid = CliRunner().invoke(cli, ["replay", str(changed), str(broken)])
     assert invalid.exit_code == 2
-    assert any(line.startswith("error ") and "broken.json" in line for line in invalid.output.splitlines())
+    assert any(
+        line.startswith("error ") and "broken.json" in line for line in invalid.output.splitlines()
+    )
     shutil.rmtree(tmp_path)

@@ -44,7 +44,9 @@ async def run(ctx: RunContext, order: dict) -> dict:
         return_exceptions=True,
     )
     reserved = [o["sku"] for o in outcomes if not isinstance(o, BaseException)]
-    backordered = [line["sku"] for line, o in zip(lines, outcomes) if isinstance(o, ActivityError)]
+    backordered = [
+        line["sku"] for line, o in zip(lines, outcomes, strict=True) if isinstance(o, ActivityError)
+    ]
     for o in outcomes:
         if isinstance(o, BaseException) and not isinstance(o, ActivityError):
             raise o

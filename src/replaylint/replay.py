@@ -66,7 +66,7 @@ def import_workflow(path: str) -> Callable[..., Any]:
         raise WorkflowImportError(f"workflow {path!r} is a nested function and cannot be imported")
     try:
         target: Any = importlib.import_module(module_name)
-    except Exception as exc:  # noqa: BLE001 - any import-time failure is reported the same way
+    except Exception as exc:
         raise WorkflowImportError(
             f"cannot import workflow {path!r}: {type(exc).__name__}: {exc}"
         ) from None
@@ -95,7 +95,7 @@ def _replay_file(file: Path, cwd: Path, out: TextIO) -> int:
         assert_replays(workflow, history)
     except NonDeterminismError as exc:
         return _report(out, DIVERGED, f"diverged {shown}: {exc}")
-    except Exception as exc:  # noqa: BLE001 - report it and keep going with the other histories
+    except Exception as exc:
         return _report(out, ERROR, f"error {shown}: {type(exc).__name__}: {exc}")
     count = len(history.commands)
     return _report(out, OK, f"ok {shown} ({count} command{'' if count == 1 else 's'})")

@@ -40,7 +40,7 @@ def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) ->
         outcome = run_workflow(
             workflow, ctx, to_json_value(history.input, "workflow input"), session
         )
-    except Exception as exc:  # noqa: BLE001 - whatever the code raised is the divergence
+    except Exception as exc:
         failure = session.failure or exc
         if isinstance(failure, NonDeterminismError):
             raise failure from None
