@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -24,7 +25,18 @@ from replaylint.rules import UNSAFE_HELPER, rule_for
 
 log = logging.getLogger("replaylint")
 
-Raw = tuple[Code, ModuleInfo, cst.CSTNode, str, list[Step], ModuleInfo]
+
+class Raw(NamedTuple):
+    """A finding before positions: `where` holds `node` in its top-level statement `top`;
+    `context` is the workflow module it was found for (its frameworks pick the remedy)."""
+
+    code: Code
+    where: ModuleInfo
+    node: cst.CSTNode
+    top: int
+    call: str
+    chain: list[Step]
+    context: ModuleInfo
 
 
 def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -> list[Raw]:
@@ -41,9 +53,11 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
         where = function.module  # a reached helper's own line is reported in its own file
         for hit in function.hits:
             if hit.governed and hit.path not in safe:
-                raw.append((hit.code, where, hit.node, hit.call, [], module))
+                raw.append(Raw(hit.code, where, hit.node, hit.top, hit.call, [], module))
         for call, chain in UNSAFE_HELPER.findings(function, helpers):
-            raw.append((UNSAFE_HELPER.code, where, call.node, call.call, chain, module))
+            raw.append(
+                Raw(UNSAFE_HELPER.code, where, call.node, call.top, call.call, chain, module)
+            )
     return raw
 
 
@@ -138,7 +152,7 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
     # A framework's safe APIs are safe in everything its workflow code reaches, helper modules
     # included, so helper chains are computed once per set of frameworks in force.
     chains: dict[frozenset[str], UnsafeHelpers] = {}
-    raw = []
+    raw: list[Raw] = []
     per_module: dict[int, int] = {}
     for module in workflow_modules:
         allowed = project.safe_paths(module)
@@ -158,7 +172,7 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
         outcome.findings = _materialize(raw, project) + failures
     except RecursionError:
         outcome.findings = _materialize_per_module(raw, project) + failures
-    reported = {id(item[1]): item[1] for item in raw}
+    reported = {id(item.where): item.where for item in raw}
     for module in [*workflow_modules, *reported.values()]:
         if module.display not in outcome.directives:
             directives = suppressions.parse(module.source, module.tree)
@@ -179,14 +193,14 @@ def _with_framework_safe(
 def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
     """Positions module by module, so one module too deep for code generation loses only its own."""
     findings: list[Finding] = []
-    by_module: dict[int, list] = {}
+    by_module: dict[int, list[Raw]] = {}
     for item in raw:
-        by_module.setdefault(id(item[1]), []).append(item)
+        by_module.setdefault(id(item.where), []).append(item)
     for items in by_module.values():
         try:
             findings.extend(_materialize(items, project))
         except RecursionError:
-            module = items[0][1]
+            module = items[0].where
             span = Span(1, 0, 1, 0)
             findings.append(
                 Finding(
@@ -201,17 +215,19 @@ def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
 
 
 def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
-    """Positions for every node that needs one, one code generation pass per module."""
-    wanted: dict[int, tuple[ModuleInfo, set]] = {}
-    for _code, module, node, _call, chain, _context in raw:
-        wanted.setdefault(id(module), (module, set()))[1].add(node)
-        for step in chain:
-            wanted.setdefault(id(step.module), (step.module, set()))[1].add(step.node)
-    spans: dict[int, dict] = {
-        key: positions.spans(module.tree, nodes) for key, (module, nodes) in wanted.items()
+    """Positions for every node that needs one: code generation over only the top-level
+    statements that hold one (the whole module where the parsers' statements did not pair up)."""
+    wanted: dict[int, tuple[ModuleInfo, dict[cst.CSTNode, int]]] = {}
+    for item in raw:
+        wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.top
+        for step in item.chain:
+            wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.top
+    spans: dict[int, dict[cst.CSTNode, Span]] = {
+        key: positions.spans_in_statements(module.tree, nodes, module.origins)
+        for key, (module, nodes) in wanted.items()
     }
     findings: dict[tuple, Finding] = {}
-    for code, module, node, call, chain, context in raw:
+    for code, module, node, _top, call, chain, context in raw:
         span = spans[id(module)][node]
         links = tuple(
             ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)

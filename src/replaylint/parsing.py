@@ -28,9 +28,12 @@ class ParseFailure(Exception):
         self.column = column
 
 
-def judge(source: bytes, limit: int | None = None) -> None:
+def judge(source: bytes, limit: int | None = None) -> list[int]:
     """Raise ParseFailure unless CPython's parser accepts the module at `limit`, the recursion
-    limit a worker importing it would have (the engine raises the limit for its own walk)."""
+    limit a worker importing it would have (the engine raises the limit for its own walk).
+
+    Returns the first line of each top-level statement (a decorator's, for a decorated one),
+    which lets positions be found by generating code for one statement, not the module."""
     previous = sys.getrecursionlimit()
     try:
         if limit is not None:
@@ -39,7 +42,8 @@ def judge(source: bytes, limit: int | None = None) -> None:
             sys.setrecursionlimit(limit + _depth())
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences are warnings, not errors
-            ast.parse(source)
+            tree = ast.parse(source)
+        return [_first_line(statement) for statement in tree.body]
     except SyntaxError as error:
         line = error.lineno or 1
         message = str(error.msg).split("\n")[0]
@@ -51,6 +55,13 @@ def judge(source: bytes, limit: int | None = None) -> None:
         raise ParseFailure(f"cannot parse the file: {error}", 1) from None
     finally:
         sys.setrecursionlimit(previous)
+
+
+def _first_line(statement: ast.stmt) -> int:
+    decorators = getattr(statement, "decorator_list", None)
+    return (
+        min(statement.lineno, *(d.lineno for d in decorators)) if decorators else statement.lineno
+    )
 
 
 def _depth() -> int:
@@ -66,9 +77,38 @@ def _depth() -> int:
 _LONE_CONTINUATION = re.compile(rb"^([ \t]*)\\(\r\n|\r|\n)", re.MULTILINE)
 
 
-def parse(source: bytes, limit: int | None = None) -> cst.Module:
-    """The LibCST tree of a module CPython accepts at recursion `limit` (raises ParseFailure)."""
-    judge(source, limit)
+def parse(source: bytes, limit: int | None = None) -> tuple[cst.Module, list[int] | None]:
+    """The LibCST tree of a module CPython accepts at recursion `limit` (raises ParseFailure),
+    and where each of its top-level statements starts (see `statement_origins`)."""
+    first_lines = judge(source, limit)
+    try:
+        tree = cst.parse_module(source)
+    except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
+        tree = _reparse(source)
+    except (ValueError, TypeError, RecursionError, MemoryError) as error:
+        raise ParseFailure(f"cannot parse the file: {type(error).__name__}: {error}", 1) from None
+    return tree, statement_origins(tree, first_lines)
+
+
+def statement_origins(tree: cst.Module, first_lines: list[int]) -> list[int] | None:
+    """For each top-level LibCST statement, the source line its own generated code starts on
+    (its leading blank and comment lines included); None when the two parsers' statements do
+    not pair up, and positions then fall back to generating the whole module."""
+    origins: list[int] = []
+    index = 0
+    for statement in tree.body:
+        if index >= len(first_lines):
+            return None
+        leading = len(statement.leading_lines)
+        decorators = getattr(statement, "decorators", ())
+        if decorators:
+            leading += len(decorators[0].leading_lines)
+        origins.append(first_lines[index] - leading)
+        index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+    return origins if index == len(first_lines) else None
+
+
+def _reparse(source: bytes) -> cst.Module:
     try:
         return cst.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError) as first:
@@ -83,8 +123,6 @@ def parse(source: bytes, limit: int | None = None) -> cst.Module:
         raise ParseFailure(
             f"LibCST cannot parse this module, which Python accepts: {message}", line
         ) from None
-    except (ValueError, TypeError, RecursionError, MemoryError) as error:
-        raise ParseFailure(f"cannot parse the file: {type(error).__name__}: {error}", 1) from None
 
 
 def _as_cpython_reads(source: bytes) -> str:

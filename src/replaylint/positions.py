@@ -50,20 +50,47 @@ class _MarkingState(CodegenState):
 
 
 def spans(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, Span]:
+    """Spans of the wanted nodes, by one code generation pass over the whole module."""
     wanted = set(nodes)
     if not wanted:
         return {}
+    return _locate(module, module, wanted, 1)
+
+
+def spans_in_statements(
+    module: cst.Module, nodes: dict[cst.CSTNode, int], origins: list[int] | None
+) -> dict[cst.CSTNode, Span]:
+    """Spans of nodes given with the index of the top-level statement holding each: only those
+    statements' code is generated, each placed at its origin line (parsing.statement_origins)."""
+    if origins is None:
+        return spans(module, nodes)
+    by_statement: dict[int, set[cst.CSTNode]] = {}
+    for node, top in nodes.items():
+        by_statement.setdefault(top, set()).add(node)
+    result: dict[cst.CSTNode, Span] = {}
+    for top, wanted in by_statement.items():
+        found = _locate(module, module.body[top], wanted, origins[top])
+        if len(found) < len(wanted):  # a node outside its recorded statement: never guess
+            return spans(module, nodes)
+        result.update(found)
+    return result
+
+
+def _locate(
+    module: cst.Module, root: cst.CSTNode, wanted: set[cst.CSTNode], first_line: int
+) -> dict[cst.CSTNode, Span]:
+    """Generate `root`'s code, whose first line is `first_line` of the source, marking `wanted`."""
     state = _MarkingState(
         default_indent=module.default_indent, default_newline=module.default_newline
     )
     state.wanted = wanted
     state.marks = {}
-    module._codegen(state)
+    root._codegen(state)
     tokens = state.tokens
     # Token index -> (line, column), walking the tokens once up to the last mark.
     wanted_indices = sorted({i for pair in state.marks.values() for i in pair})
     positions: dict[int, tuple[int, int]] = {}
-    line, column, index = 1, 0, 0
+    line, column, index = first_line, 0, 0
     for target in wanted_indices:
         while index < target:
             line, column = _advance(tokens[index], line, column)

@@ -60,7 +60,7 @@ class Project:
         cached = self.modules.get(key)
         if cached is not None:
             return cached
-        tree = parse(source, self.python_limit)
+        tree, origins = parse(source, self.python_limit)
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),
@@ -68,6 +68,7 @@ class Project:
             source=source,
             tree=tree,
             marked=is_marked(tree, self.markers),
+            origins=origins,
         )
         self.modules[key] = info  # registered before the walk, so import cycles end here
         Evaluator(self, info, self.catalog, self.sink).run()

@@ -18,6 +18,7 @@ class Step:
     module: ModuleInfo
     node: cst.CSTNode
     call: str
+    top: int = 0  # the module's top-level statement that holds node
 
 
 MAX_HOPS = 12
@@ -57,7 +58,7 @@ class UnsafeHelpers:
                 # An unproven access is reported where it is, not propagated (its rule says so).
                 if not hit.propagates or hit.dead or hit.path in allowed:
                     continue
-                self._links[id(info)] = (Step(info.module, hit.node, hit.call), None)
+                self._links[id(info)] = (Step(info.module, hit.node, hit.call, hit.top), None)
                 queue.append(info)
                 break
         while queue:
@@ -65,7 +66,10 @@ class UnsafeHelpers:
             for caller, call in callers.get(id(callee), ()):
                 if id(caller) in self._links or self._blocked(caller):
                     continue
-                self._links[id(caller)] = (Step(caller.module, call.node, call.call), callee)
+                self._links[id(caller)] = (
+                    Step(caller.module, call.node, call.call, call.top),
+                    callee,
+                )
                 queue.append(caller)
 
     def _blocked(self, info: FunctionInfo) -> bool:

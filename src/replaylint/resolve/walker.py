@@ -159,12 +159,14 @@ class Walker:
         self.pending_of: dict[int, Pending] = {}  # id(function) -> its deferred body
         self.on_demand = 0  # how many called bodies are being walked ahead of their turn
         self.rebinds_globals = False  # a function body rebound a module global
+        self.top_index = 0  # the top-level statement being walked (a body's: its definition's)
 
     # ------------------------------------------------------------------ driver
 
     def run(self) -> None:
         self.m.exports = self.module_scope.names
-        for statement in self.m.tree.body:
+        for index, statement in enumerate(self.m.tree.body):
+            self.top_index = index
             self.stmt(statement)
         # Function bodies run after the module is loaded, so they see its final bindings.
         mark = self._mark()
@@ -215,7 +217,7 @@ class Walker:
 
     def site(self) -> Site:
         """Where the walk is now; built only when a fact is emitted."""
-        return Site(self.func, self.governed, self.dead)
+        return Site(self.func, self.governed, self.dead, self.top_index)
 
     def _unfoldable(self, node: cst.CSTNode) -> None:
         self.m.dynamic_accesses += 1
@@ -229,7 +231,9 @@ class Walker:
     def _helper(
         self, info: FunctionInfo, node: cst.CSTNode, call: str, reported: bool = True
     ) -> None:
-        self.func.calls.append(HelperCall(info, node, call, self.governed, reported, self.dead))
+        self.func.calls.append(
+            HelperCall(info, node, call, self.governed, reported, self.dead, self.top_index)
+        )
 
     def _iterated(self, node: cst.BaseExpression, value: Value) -> None:
         if Iteration in self.wants:

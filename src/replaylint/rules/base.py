@@ -52,5 +52,15 @@ class FactRule(Rule, ABC):
         turns out to be on a workflow path (and propagates it to callers as ADK-W005)."""
         site = fact.site
         site.function.hits.append(
-            Hit(self.code, fact.node, call, reason, site.governed, path, site.dead, propagates)
+            Hit(
+                self.code,
+                fact.node,
+                call,
+                reason,
+                site.governed,
+                path,
+                site.dead,
+                propagates,
+                site.top,
+            )
         )
