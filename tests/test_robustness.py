@@ -165,3 +165,25 @@ def test_concurrent_calls_match_serial_ones_and_leave_no_setting_changed() -> No
         thread.join()
     assert results == [serial] * 4 and serial == [("wf.py", 6, "ADK-W003")]
     assert (sys.getrecursionlimit(), threading.stack_size()) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "reason"),
+    [
+        ("return 1\n", 3, "'return' outside function"),
+        (
+            "".join("    " * i + f"for x{i} in y:\n" for i in range(21)) + "    " * 21 + "pass\n",
+            23,
+            "too many statically nested blocks",
+        ),
+    ],
+)
+def test_what_only_the_compiler_refuses_is_e001(
+    tmp_path: Path, body: str, line: int, reason: str
+) -> None:
+    (tmp_path / "wf.py").write_text(
+        "import time\n__adk_workflow__ = True\n" + body + "T = time.time()\n"
+    )
+    report = guard(".")
+    assert codes(report) == [("wf.py", line, "ADK-E001")]
+    assert reason in report.findings[0].call

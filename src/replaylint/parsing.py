@@ -1,9 +1,9 @@
 """Parsing one module: CPython's parser judges what is Python, then LibCST builds the tree we walk.
 
 CPython is the judge because a worker imports the module with it: a file it refuses never runs
-(ADK-E001 with its reason and line), a file it accepts must be checked. Its parser only parses;
-nothing is compiled to code or executed. It is also the cheap guard in front of LibCST, whose
-parser accepts literals CPython rejects (`"\\N{NO SUCH NAME}"`, NUL bytes, over-long ints) and
+(ADK-E001 with its reason and line), a file it accepts must be checked. Nothing is executed: the
+tree is compiled, as an import would, and the code object dropped. It is also the cheap guard in
+front of LibCST, whose parser accepts literals CPython rejects (`"\\N{NO SUCH NAME}"`, NUL bytes, over-long ints) and
 takes minutes and gigabytes on nesting CPython refuses at once.
 """
 
@@ -43,6 +43,10 @@ def judge(source: bytes, limit: int | None = None) -> list[int]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences are warnings, not errors
             tree = ast.parse(source)
+            # The compiler's own refusals (`return` outside a function, more than 20 nested
+            # blocks) come after parsing; compiling the tree only builds a code object, which
+            # is dropped: nothing runs.
+            compile(tree, "<checked module>", "exec", dont_inherit=True)
         return [_first_line(statement) for statement in tree.body]
     except SyntaxError as error:
         line = error.lineno or 1
