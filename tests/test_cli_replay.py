@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,53 @@ def test_divergence_and_invalid_history(tmp_path: Path, monkeypatch: pytest.Monk
         line.startswith("error ") and "broken.json" in line for line in invalid.output.splitlines()
     )
     shutil.rmtree(tmp_path)
+
+
+def test_a_workflow_calling_sys_exit_does_not_end_the_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "quitter.py").write_text(
+        "import sys\n\ndef run(ctx, order):\n    sys.exit(0)\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(ROOT))  # the examples the second history names
+    monkeypatch.delitem(sys.modules, "quitter", raising=False)
+    data = json.loads((ROOT / "tests" / "histories" / "payment.json").read_text())
+    (tmp_path / "a.json").write_text(json.dumps({**data, "workflow": "quitter:run"}))
+    shutil.copy(ROOT / "tests" / "histories" / "payment.json", tmp_path / "b.json")
+    result = CliRunner().invoke(cli, ["replay", "a.json", "b.json"])
+    monkeypatch.delitem(sys.modules, "quitter", raising=False)
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == (
+        "diverged a.json: command 0 (workflow-error): the code raised SystemExit: 0 "
+        "where the recorded run completed"
+    )
+    assert lines[1:] == ["ok b.json (6 commands)"]  # the next history is still replayed
+
+
+def test_the_workflow_option_replays_a_temporal_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("temporalio.worker")
+    monkeypatch.syspath_prepend(str(ROOT))
+    from tests.workflows.test_wf_replay_temporal import WORKFLOWS, greeting_history
+
+    (tmp_path / "cli_greetings.py").write_text(WORKFLOWS, encoding="utf-8")
+    (tmp_path / "exported.json").write_text(json.dumps(greeting_history()), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    try:
+        ok = CliRunner().invoke(
+            cli, ["replay", "--workflow", "cli_greetings:Greeting", "exported.json"]
+        )
+        changed = CliRunner().invoke(
+            cli, ["replay", "exported.json", "--workflow", "cli_greetings:GreetingAfterAWait"]
+        )
+        missing = CliRunner().invoke(cli, ["replay", "exported.json"])
+    finally:
+        sys.modules.pop("cli_greetings", None)
+    assert (ok.exit_code, ok.output) == (0, "ok exported.json (11 events, Temporal)\n")
+    assert changed.exit_code == 1
+    assert changed.output.startswith("diverged exported.json: Temporal replay (nondeterminism): ")
+    assert missing.exit_code == 2
+    assert "pass --workflow package.module:Class" in missing.output

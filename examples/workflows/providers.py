@@ -1,4 +1,4 @@
-"""Scripted stand-ins for the outside world (a model provider, a payment gateway, a warehouse, a carrier).
+"""Scripted stand-ins for the outside world (a model provider, a payment gateway, a warehouse, carriers).
 
 Real workflows would call network services here; these classes answer from fixed
 scripts so that the examples run offline and recording them twice writes the same
@@ -7,6 +7,7 @@ history. Workflow code reaches them only through activities and model_call_activ
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -181,3 +182,37 @@ class Carrier:
 
 
 CARRIER = Carrier(busy_attempts={"northwind": 2, "swiftpost": 0, "stuckline": 99})
+
+
+class FreightDesk:
+    """Freight carriers' quote and booking APIs. Each carrier takes its own time to answer.
+
+    The delay is counted in turns of the event loop, so the answers always arrive in the
+    same order (bluefin, kestrel, northwind), which is not the order they were asked in.
+    """
+
+    _CARRIERS: ClassVar[dict] = {
+        "northwind": (4, 39500),
+        "bluefin": (1, 45900),
+        "kestrel": (2, 38900),
+    }
+
+    async def quote(self, carrier: str, shipment: dict) -> dict:
+        turns, base_cents = self._CARRIERS[carrier]
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        return {
+            "carrier": carrier,
+            "quote_id": "q_" + _digest(carrier, shipment)[:10],
+            "price_cents": base_cents + 12 * shipment["weight_kg"],
+        }
+
+    async def book(self, carrier: str, quote_id: str, idempotency_key: str, pickup_at: str) -> dict:
+        await asyncio.sleep(0)
+        return {
+            "booking_id": "bk_" + _digest(quote_id, idempotency_key)[:10],
+            "pickup_at": pickup_at,
+        }
+
+
+FREIGHT = FreightDesk()

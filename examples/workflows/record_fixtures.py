@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
-from examples.workflows import agent_pipeline, fulfilment, payment
+from examples.workflows import agent_pipeline, freight, fulfilment, payment
 from replaylint.workflows import RecordedHistory, record
 
 HISTORIES = Path(__file__).resolve().parents[2] / "tests" / "histories"
@@ -103,6 +104,19 @@ FIXTURES = (
         },
         "run-ful-0001",
         datetime(2024, 6, 3, 8, 0, tzinfo=timezone.utc),
+    ),
+    Fixture(
+        "freight.json",
+        freight.run,
+        {
+            "shipment_id": "shp-3301",
+            "weight_kg": 180,
+            "carriers": ["northwind", "bluefin", "kestrel"],
+            "ceiling_cents": 42000,
+        },
+        "run-frt-0001",
+        # Half an hour before Berlin's clocks go back: the pickup lands after the change.
+        datetime(2024, 10, 27, 1, 30, tzinfo=ZoneInfo("Europe/Berlin")),
     ),
 )
 

@@ -124,11 +124,27 @@ def rules_command() -> None:
 
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-def replay(paths: tuple[str, ...]) -> None:
+@click.option(
+    "--workflow",
+    "workflows",
+    multiple=True,
+    metavar="MODULE[:CLASS]",
+    help="Temporal workflow class (or module of them) to replay Temporal histories against; "
+    "default: `replay-workflows` in the configuration.",
+)
+def replay(paths: tuple[str, ...], workflows: tuple[str, ...]) -> None:
     """Replay recorded histories (JSON files, or folders of them) against the current code."""
+    from pathlib import Path
+
+    from replaylint.config import ConfigError, discover
     from replaylint.replay import replay_paths
 
-    sys.exit(replay_paths(list(paths or ("tests/histories",)), sys.stdout))
+    if not workflows:
+        try:
+            workflows = discover(Path.cwd()).replay_workflows
+        except ConfigError as error:
+            _usage_error(str(error))
+    sys.exit(replay_paths(list(paths or ("tests/histories",)), sys.stdout, workflows=workflows))
 
 
 def main() -> None:

@@ -49,6 +49,9 @@ class Config:
     # Workflow modules larger than this are reported (ADK-E001), not parsed: generated or vendored
     # code of that size is not hand-written workflow logic, and it would cost seconds and GBs.
     max_module_size: int = 1_048_576
+    # `replaylint replay`: Temporal workflow classes ("pkg.module:Class", or a module for all of
+    # its classes) that histories exported from Temporal are replayed against.
+    replay_workflows: tuple[str, ...] = ()
     root: bool = False
     sources: tuple[str, ...] = ()  # the files the settings came from, nearest first
     base: str = "."  # directory that per-file-ignores and exclude globs are relative to
@@ -87,6 +90,7 @@ _KEYS: dict[str, str] = {
     "activity-decorators": "strings",
     "respect-gitignore": "bool",
     "max-module-size": "size",
+    "replay-workflows": "strings",
     "root": "bool",
 }
 

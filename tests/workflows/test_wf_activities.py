@@ -240,7 +240,7 @@ def test_a_refusal_swallowed_by_workflow_code_still_fails_the_recording() -> Non
     def flow(ctx: RunContext, input: None) -> str:
         try:
             fetch_rate(object())
-        except Exception:
+        except Exception:  # swallowed on purpose: the run must still fail
             pass
         return "carried on"
 
@@ -329,7 +329,7 @@ def test_a_divergence_swallowed_by_workflow_code_still_fails_the_replay() -> Non
     def swallowing(ctx: RunContext, order: dict) -> dict:
         try:
             fetch_rate("EUR")
-        except Exception:
+        except Exception:  # swallowed on purpose: the run must still fail
             pass
         return history.result
 

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from replaylint.workflows import WorkflowClock
+from replaylint.workflows import (
+    HistoryError,
+    RecordedHistory,
+    RunContext,
+    WorkflowClock,
+    assert_replays,
+    record,
+)
 
 START = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -82,6 +91,7 @@ def test_the_runtime_never_reads_the_host_clock_or_entropy() -> None:
         ("uuid", "uuid4"),
         ("os", "urandom"),
         ("asyncio", "sleep"),
+        ("time", "sleep"),
     }
     found = []
     for path in sorted(Path(runtime.__file__).parent.glob("*.py")):
@@ -98,4 +108,96 @@ def test_the_runtime_never_reads_the_host_clock_or_entropy() -> None:
                 owner = node.func.value
                 if isinstance(owner, ast.Name) and (owner.id, node.func.attr) in forbidden_calls:
                     found.append(f"{path.name}:{node.lineno}: {owner.id}.{node.func.attr}()")
+                # astimezone() without a zone converts to the host's local time zone.
+                if node.func.attr == "astimezone" and not node.args and not node.keywords:
+                    found.append(f"{path.name}:{node.lineno}: astimezone()")
     assert found == []
+
+
+# --- named zones: arithmetic on the instant, rendering in the zone, the name kept in histories ---
+
+BERLIN = ZoneInfo("Europe/Berlin")
+# 01:30 CEST, half an hour before the clocks go back from 03:00 CEST to 02:00 CET.
+BEFORE_AUTUMN_CHANGE = datetime(2024, 10, 27, 1, 30, tzinfo=BERLIN)
+
+
+def test_an_hour_across_the_autumn_change_is_one_hour() -> None:
+    clock = WorkflowClock(started_at=BEFORE_AUTUMN_CHANGE)
+    later = clock.advanced(3600).now()
+    assert later - clock.now() == timedelta(hours=1)
+    assert later.astimezone(timezone.utc) - BEFORE_AUTUMN_CHANGE.astimezone(
+        timezone.utc
+    ) == timedelta(hours=1)
+    assert later.isoformat() == "2024-10-27T02:30:00+02:00"
+    assert clock.advanced(7200).now().isoformat() == "2024-10-27T02:30:00+01:00"
+    assert later.tzinfo is BERLIN  # rendered in the zone it was given
+
+
+def test_an_hour_across_the_spring_change_is_one_hour() -> None:
+    clock = WorkflowClock(started_at=datetime(2024, 3, 31, 1, 30, tzinfo=BERLIN))
+    assert clock.advanced(3600).now().isoformat() == "2024-03-31T03:30:00+02:00"
+
+
+def zoned(ctx: RunContext, _: None) -> list:
+    return [ctx.clock.advanced(1800 * i).now().isoformat() for i in range(4)]
+
+
+def test_a_history_keeps_the_zone_name_and_unchanged_code_replays_its_own_file(
+    tmp_path,
+) -> None:
+    history = record(zoned, None, run_id="r-1", started_at=BEFORE_AUTUMN_CHANGE)
+    assert history.result == [
+        "2024-10-27T01:30:00+02:00",
+        "2024-10-27T02:00:00+02:00",
+        "2024-10-27T02:30:00+02:00",
+        "2024-10-27T02:00:00+01:00",
+    ]
+    path = tmp_path / "zoned.json"
+    history.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["started_at"] == "2024-10-27T01:30:00+02:00[Europe/Berlin]"
+    assert data["version"] == 2
+    loaded = RecordedHistory.load(path)
+    assert loaded.started_at.tzinfo == BERLIN
+    assert_replays(zoned, path)
+
+
+def test_a_fixed_offset_start_is_still_written_as_plain_iso_8601() -> None:
+    cet = timezone(timedelta(hours=1))
+    history = record(zoned, None, run_id="r-1", started_at=datetime(2024, 1, 5, 9, tzinfo=cet))
+    assert history.to_dict()["started_at"] == "2024-01-05T09:00:00+01:00"
+    assert history.version == 1
+
+
+@pytest.mark.parametrize(
+    ("started_at", "detail"),
+    [
+        (
+            "2024-10-27T01:30:00+01:00[Europe/Berlin]",
+            "field 'started_at' has the offset +01:00, which is not Europe/Berlin's offset at "
+            "that instant (+02:00)",
+        ),
+        (
+            "2024-10-27T01:30:00+02:00[Mars/Olympus]",
+            "field 'started_at' names an unknown time zone 'Mars/Olympus'",
+        ),
+    ],
+)
+def test_a_zone_that_does_not_fit_is_refused(started_at: str, detail: str) -> None:
+    data = record(zoned, None, run_id="r-1", started_at=BEFORE_AUTUMN_CHANGE).to_dict()
+    data["started_at"] = started_at
+    with pytest.raises(HistoryError) as caught:
+        RecordedHistory.from_dict(data, source="h.json")
+    assert caught.value.detail == detail
+
+
+def test_a_version_1_history_cannot_name_a_zone() -> None:
+    data = record(zoned, None, run_id="r-1", started_at=START).to_dict()
+    assert data["version"] == 1
+    data["started_at"] = "2024-03-01T13:00:00+01:00[Europe/Berlin]"
+    with pytest.raises(HistoryError) as caught:
+        RecordedHistory.from_dict(data, source="h.json")
+    assert caught.value.detail == (
+        "field 'started_at' holds a time zone name, which needs history version 2: "
+        "'2024-03-01T13:00:00+01:00[Europe/Berlin]'"
+    )

@@ -18,7 +18,7 @@ from replaylint.workflows import ActivityError, NonDeterminismError, RecordedHis
 ROOT = Path(__file__).resolve().parents[2]
 HISTORIES = ROOT / "tests" / "histories"
 EXAMPLES = ROOT / "examples" / "workflows"
-WORKFLOW_MODULES = ("agent_pipeline.py", "fulfilment.py", "payment.py")
+WORKFLOW_MODULES = ("agent_pipeline.py", "freight.py", "fulfilment.py", "payment.py")
 COMMITTED = sorted(p.name for p in HISTORIES.glob("*.json"))
 
 
@@ -65,6 +65,8 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> None:
         (providers.Mailer, "send"),
         (providers.Warehouse, "reserve"),
         (providers.Carrier, "request_pickup"),
+        (providers.FreightDesk, "quote"),
+        (providers.FreightDesk, "book"),
     ]:
         monkeypatch.setattr(cls, method, refusing(getattr(cls, method)))
 
@@ -154,6 +156,34 @@ def test_the_fulfilment_retries_are_decided_from_recorded_answers() -> None:
     ]
     assert history.result["backordered"] == ["MUG-007"]
     assert history.result["attempts"] == 3
+
+
+def test_the_freight_pick_depends_on_the_recorded_arrival_order() -> None:
+    history = load("freight.json")
+    assert history.version == 2 and history.workflow_name == "freight-booking"
+    assert [c.request["args"][0] for c in history.commands[:3]] == [
+        "northwind",
+        "bluefin",
+        "kestrel",
+    ]
+    assert history.deliveries[:3] == (1, 2, 0)
+    assert history.result["arrivals"] == ["bluefin", "kestrel", "northwind"]
+    # Northwind was asked first and is under the ceiling too: delivered in the order asked,
+    # the run would book northwind, so the replay diverges at the booking.
+    in_asked_order = dataclasses.replace(history, deliveries=None)
+    with pytest.raises(NonDeterminismError) as caught:
+        assert_replays(import_workflow(history.workflow), in_asked_order)
+    assert (caught.value.reason, caught.value.index) == ("key-mismatch", 4)
+
+
+def test_the_freight_hold_is_a_timer_and_the_pickup_crosses_the_clock_change() -> None:
+    history = load("freight.json")
+    timer = history.commands[3]
+    assert (timer.kind, timer.request["args"]) == ("timer", [900])
+    assert history.started_at.isoformat() == "2024-10-27T01:30:00+02:00"
+    assert history.result["held_until"] == "2024-10-27T01:45:00+02:00"
+    # Two hours later on the instant: 02:45 in winter time, after the clocks went back.
+    assert history.result["pickup_at"] == "2024-10-27T02:45:00+01:00"
 
 
 def test_the_agent_prompt_does_not_depend_on_how_the_tool_registry_is_written(monkeypatch) -> None:
@@ -254,7 +284,7 @@ def test_example_workflow_code_calls_services_only_through_activities(name: str)
             if (
                 isinstance(root, ast.Name)
                 and root.id == "asyncio"
-                and ast.unparse(node.func) != "asyncio.gather"
+                and ast.unparse(node.func) not in ("asyncio.gather", "asyncio.as_completed")
             ):
                 offending.append(f"{name}:{node.lineno}: {ast.unparse(node.func)}")
     assert offending == []

@@ -142,19 +142,19 @@ def test_a_newer_version_is_refused_naming_both_versions(
     history: RecordedHistory, tmp_path: Path
 ) -> None:
     data = history.to_dict()
-    data["version"] = 2
+    data["version"] = 3
     data["something_new"] = True  # newer documents may add fields; the version speaks first
     detail = load_error(tmp_path, data)
     assert (
         detail
-        == "history version 2 is newer than this runtime supports (version 1); upgrade replaylint"
+        == "history version 3 is newer than this runtime supports (version 2); upgrade replaylint"
     )
 
 
 @pytest.mark.parametrize(
     ("version", "detail"),
     [
-        (0, "history version 0 is not a valid version (this runtime reads version 1)"),
+        (0, "history version 0 is not a valid version (this runtime reads versions 1 to 2)"),
         ("1", "field 'version' must be an integer, got a string"),
         (True, "field 'version' must be an integer, got a boolean"),
     ],

@@ -86,3 +86,47 @@ def test_a_run_id_is_a_non_empty_string(run_id: object) -> None:
 def test_a_namespace_is_a_non_empty_string(namespace: object) -> None:
     with pytest.raises(ValueError, match="namespace must be a non-empty str"):
         DeterministicIds(run_id="run-1").next(namespace)  # type: ignore[arg-type]
+
+
+def test_counters_resume_where_a_source_left_off_in_any_spelling() -> None:
+    ids = DeterministicIds(run_id="run-1")
+    _, ids = ids.next("order")
+    _, ids = ids.next("payment")
+    resumed = [
+        DeterministicIds(run_id="run-1", counters=(("payment", 1), ("order", 1))),
+        DeterministicIds(run_id="run-1", counters=[["order", 1], ["payment", 1]]),
+        DeterministicIds(run_id="run-1", counters={"payment": 1, "order": 1}),
+    ]
+    for other in resumed:
+        assert other == ids
+        assert other.counters == (("order", 1), ("payment", 1))
+        assert other.next("order")[0] == ids.next("order")[0]
+
+
+@pytest.mark.parametrize(
+    ("counters", "error", "message"),
+    [
+        (
+            (("order", -1),),
+            ValueError,
+            "the count of namespace 'order' must not be negative, got -1",
+        ),
+        ((("order", True),), TypeError, "the count of namespace 'order' must be an int, got bool"),
+        ((("order", 1.0),), TypeError, "the count of namespace 'order' must be an int, got float"),
+        (
+            (("order", 1), ("order", 2)),
+            ValueError,
+            "DeterministicIds counters name namespace 'order' twice",
+        ),
+        ((("", 1),), ValueError, "a counter namespace must be a non-empty str, got ''"),
+        (((7, 1),), ValueError, "a counter namespace must be a non-empty str, got 7"),
+        ((("order",),), TypeError, "must hold (namespace, count) pairs, got ('order',)"),
+        ("order", TypeError, "must be (namespace, count) pairs or a mapping, got str"),
+        (True, TypeError, "must be (namespace, count) pairs or a mapping, got bool"),
+    ],
+)
+def test_counters_are_validated(counters: object, error: type, message: str) -> None:
+    with pytest.raises(error) as caught:
+        DeterministicIds(run_id="run-1", counters=counters)  # type: ignore[arg-type]
+    assert message in str(caught.value)
+    assert isinstance(caught.value, ValueError)  # every invalid entry, of any kind

@@ -57,6 +57,7 @@ def test_the_replay_command_logic_is_as_light_as_the_runtime() -> None:
 
 def test_the_example_workflows_import_no_linter_code() -> None:
     loaded = probe(
-        "examples.workflows.agent_pipeline, examples.workflows.payment, examples.workflows.fulfilment"
+        "examples.workflows.agent_pipeline, examples.workflows.payment, "
+        "examples.workflows.fulfilment, examples.workflows.freight"
     )
     assert (loaded["libcst"], loaded["click"]) == (False, False)

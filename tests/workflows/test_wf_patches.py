@@ -151,3 +151,76 @@ def test_standalone_patches_apply_everything_not_withheld() -> None:
 def test_a_patch_name_is_a_non_empty_string() -> None:
     with pytest.raises(ValueError, match="non-empty str"):
         Patches().applied("")
+
+
+# --- retiring a patch: deprecated(name), as Temporal's deprecate_patch ---
+
+
+def retired(ctx: RunContext, order_id: str) -> str:
+    ctx.patches.deprecated("insure-before-ship")
+    PATHS.append("new")
+    insure(order_id)
+    return ship(order_id)
+
+
+def finally_removed(ctx: RunContext, order_id: str) -> str:
+    PATHS.append("new")
+    insure(order_id)
+    return ship(order_id)
+
+
+def test_a_new_run_with_a_deprecated_patch_records_a_deprecated_patch_command() -> None:
+    history = record(retired, "o-1", run_id="r-1", started_at=START)
+    assert [(c.kind, c.name, c.result) for c in history.commands] == [
+        ("deprecated_patch", "insure-before-ship", True),
+        ("activity", "insure", "insured o-1"),
+        ("activity", "ship", "shipped o-1"),
+    ]
+    assert history.commands[0].describe() == "deprecated patch 'insure-before-ship'"
+    assert history.version == 2
+
+
+def test_the_deprecated_code_replays_runs_that_took_the_patch() -> None:
+    patched_run = record(new_code, "o-1", run_id="r-1", started_at=START)
+    assert_replays(retired, patched_run)
+    assert_replays(retired, record(retired, "o-1", run_id="r-2", started_at=START))
+
+
+def test_the_patched_code_replays_runs_recorded_after_the_deprecation() -> None:
+    # Rolling back from the deprecation to the patch check is safe.
+    PATHS.clear()
+    assert_replays(new_code, record(retired, "o-1", run_id="r-1", started_at=START))
+    assert PATHS == ["new", "new"]
+
+
+def test_code_without_the_patch_replays_runs_recorded_with_the_deprecation() -> None:
+    assert_replays(finally_removed, record(retired, "o-1", run_id="r-1", started_at=START))
+
+
+def test_code_without_the_patch_still_diverges_on_runs_that_took_the_patch_check() -> None:
+    with pytest.raises(NonDeterminismError) as caught:
+        assert_replays(finally_removed, record(new_code, "o-1", run_id="r-1", started_at=START))
+    assert (caught.value.reason, caught.value.index) == ("kind-mismatch", 0)
+
+
+def test_a_run_from_before_the_patch_diverges_once_the_patch_is_deprecated() -> None:
+    before = record(old_code, "o-1", run_id="r-1", started_at=START)
+    with pytest.raises(NonDeterminismError) as caught:
+        assert_replays(retired, before)
+    assert str(caught.value) == (
+        'command 0 (name-mismatch): recorded activity ship("o-1"), code requested activity insure("o-1")'
+    )
+
+
+def test_a_deprecated_patch_cannot_be_withheld_and_is_applied_afterwards() -> None:
+    with pytest.raises(ValueError, match="'p' is deprecated, so it cannot be withheld"):
+        Patches(withheld=["p"]).deprecated("p")
+
+    def both(ctx: RunContext, order_id: str) -> bool:
+        ctx.deprecate_patch("p")
+        return ctx.patched("p")
+
+    history = record(both, "o-1", run_id="r-1", started_at=START)
+    assert history.result is True
+    assert [c.kind for c in history.commands] == ["deprecated_patch"]
+    assert_replays(both, history)

@@ -108,7 +108,7 @@ def test_an_invalid_history_exits_2_and_the_others_still_run(project) -> None:
     status, lines = run(["histories"])
     assert status == 2  # the worst status wins
     assert lines == [
-        "error histories/a.json: history version 3 is newer than this runtime supports (version 1); upgrade replaylint",
+        "error histories/a.json: history version 3 is newer than this runtime supports (version 2); upgrade replaylint",
         'diverged histories/b.json: result (result-mismatch): recorded {"total":1}, code returned {"total":500}',
         "ok histories/c.json (1 command)",
     ]
@@ -218,3 +218,90 @@ def test_the_committed_fixtures_all_replay(monkeypatch) -> None:
         lines[names.index("payment.json")]
         == f"ok tests/histories/payment.json ({counts['payment.json']} commands)"
     )
+
+
+EXITING = '''
+"""Workflows that end the process, or try to."""
+import sys
+
+from replaylint.workflows import activity
+
+__adk_workflow__ = True
+
+
+@activity(name="price")
+def price(sku):
+    return 500
+
+
+class Abort(BaseException):
+    pass
+
+
+def exits_zero(ctx, order):
+    price(order["skus"][0])
+    sys.exit(0)
+
+
+def exits_with_message(ctx, order):
+    sys.exit("stock feed unavailable")
+
+
+def raises_base_exception(ctx, order):
+    raise Abort("operator abort")
+'''
+
+
+def test_a_workflow_that_exits_is_reported_and_every_other_history_still_runs(
+    project, monkeypatch
+) -> None:
+    root, module = project
+    (root / "exiting.py").write_text(textwrap.dedent(EXITING), encoding="utf-8")
+    monkeypatch.delitem(sys.modules, "exiting", raising=False)
+    for name, function in [
+        ("a.json", "exits_zero"),
+        ("b.json", "exits_with_message"),
+        ("c.json", "raises_base_exception"),
+    ]:
+        edit(save(project, name, ["S-1"]), lambda d, f=function: d.update(workflow=f"exiting:{f}"))
+    save(project, "d.json", ["S-1"])
+    edit(save(project, "e.json", ["S-1"]), lambda d: d.update(result={"total": 1}))
+    status, lines = run(["histories"])
+    assert status == 1
+    assert lines == [
+        "diverged histories/a.json: command 1 (workflow-error): the code raised SystemExit: 0 "
+        "where the recorded run completed",
+        "diverged histories/b.json: command 0 (workflow-error): the code raised SystemExit: "
+        "stock feed unavailable where the recorded run completed",
+        "diverged histories/c.json: command 0 (workflow-error): the code raised exiting.Abort: "
+        "operator abort where the recorded run completed",
+        "ok histories/d.json (1 command)",
+        'diverged histories/e.json: result (result-mismatch): recorded {"total":1}, code returned {"total":500}',
+    ]
+
+
+def test_a_module_that_exits_at_import_is_an_error_and_the_others_still_run(
+    project, monkeypatch
+) -> None:
+    root, _ = project
+    (root / "quits.py").write_text("import sys\nsys.exit(0)\ndef run(ctx, o):\n    return 1\n")
+    monkeypatch.delitem(sys.modules, "quits", raising=False)
+    edit(save(project, "a.json", ["S-1"]), lambda d: d.update(workflow="quits:run"))
+    edit(save(project, "b.json", ["S-1"]), lambda d: d.update(result={"total": 2}))
+    status, lines = run(["histories"])
+    assert status == 2
+    assert lines == [
+        "error histories/a.json: cannot import workflow 'quits:run': SystemExit: 0",
+        'diverged histories/b.json: result (result-mismatch): recorded {"total":2}, code returned {"total":500}',
+    ]
+    assert "quits" not in sys.modules
+
+
+def test_a_failed_run_replays_as_ok_and_says_so(project) -> None:
+    root, module = project
+    history = record(
+        module.run, {"skus": ["S-9"]}, run_id="r-1", started_at=START, record_failure=True
+    )
+    assert history.failure.type == "replaylint.workflows.errors.ActivityError"
+    history.save(root / "histories" / "failed.json")
+    assert run(["histories"]) == (0, ["ok histories/failed.json (1 command, failed as recorded)"])

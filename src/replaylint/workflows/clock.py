@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 
 @dataclass(frozen=True)
 class WorkflowClock:
     """An immutable clock: `now()` is `started_at` plus whatever the workflow advanced it by.
 
+    Arithmetic is done on the instant (in UTC) and the result is rendered in the time zone
+    `started_at` was given in. With a named zone (``ZoneInfo("Europe/Berlin")``) an hour
+    across a daylight-saving change is still an hour, only the local rendering moves.
     Only time-zone-aware instants are accepted: a naive datetime means "local time of
     whichever host replays this", which is exactly the nondeterminism the clock removes.
+    The clock never reads the host's clock or its local time zone.
     """
 
     started_at: datetime
@@ -28,20 +34,25 @@ class WorkflowClock:
             raise ValueError(f"WorkflowClock elapsed must not be negative, got {self.elapsed}")
 
     def now(self) -> datetime:
-        """The current instant of the run (same value on every replay)."""
-        return self.started_at + self.elapsed
+        """The current instant of the run (same value on every replay), in the start's zone."""
+        zone = self.started_at.tzinfo
+        assert zone is not None  # checked in __post_init__
+        return (self.started_at.astimezone(timezone.utc) + self.elapsed).astimezone(zone)
 
     def advanced(self, seconds: float) -> WorkflowClock:
         """A new clock `seconds` later; this one is unchanged. Time never runs backwards."""
-        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
-            raise TypeError(
-                f"advanced() takes seconds as int or float, got {type(seconds).__name__}"
-            )
-        if not math.isfinite(seconds) or seconds < 0:
-            raise ValueError(
-                f"advanced() needs a finite, non-negative number of seconds, got {seconds!r}"
-            )
-        return replace(self, elapsed=self.elapsed + timedelta(seconds=seconds))
+        return replace(self, elapsed=self.elapsed + timedelta(seconds=duration(seconds)))
+
+
+def duration(seconds: object, what: str = "advanced()") -> float:
+    """`seconds` checked: an int or float (not bool), finite and non-negative; integral floats become int."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+        raise TypeError(f"{what} takes seconds as int or float, got {type(seconds).__name__}")
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"{what} needs a finite, non-negative number of seconds, got {seconds!r}")
+    if isinstance(seconds, float) and seconds.is_integer():
+        return int(seconds)
+    return seconds
 
 
 def _require_aware(value: object, what: str) -> None:
@@ -52,3 +63,67 @@ def _require_aware(value: object, what: str) -> None:
             f"{what} must be time-zone-aware, got naive {value.isoformat()}; "
             "pass tzinfo (e.g. datetime(..., tzinfo=timezone.utc))"
         )
+
+
+# --- instants as text: ISO 8601 with an offset, plus the zone's name as RFC 9557 writes it ---
+
+_SUFFIX = re.compile(r"^(?P<instant>[^\[\]]+)\[(?P<critical>!?)(?P<zone>[A-Za-z0-9_+\-/]+)\]$")
+
+
+def zone_name(moment: datetime) -> str | None:
+    """The IANA name of `moment`'s zone (zoneinfo's `key`, pytz's `zone`), or None for a fixed offset."""
+    zone: tzinfo | None = moment.tzinfo
+    for attribute in ("key", "zone"):
+        name = getattr(zone, attribute, None)
+        if isinstance(name, str) and name:
+            return name
+    return None
+
+
+def format_instant(moment: datetime) -> str:
+    """``2024-10-27T02:30:00+01:00[Europe/Berlin]`` for a named zone, plain ISO 8601 otherwise."""
+    name = zone_name(moment)
+    text = moment.isoformat()
+    return f"{text}[{name}]" if name else text
+
+
+def parse_instant(text: str, *, zones: bool) -> datetime:
+    """Read what `format_instant` writes (a trailing ``Z`` is UTC); ValueError says what is wrong.
+
+    With `zones` False (history version 1) a ``[Zone]`` suffix is refused. The offset must
+    agree with the zone at that instant, so an edited file cannot shift the start silently.
+    Each message is a predicate ("is not an ISO 8601 instant: ...") for the caller to prefix.
+    """
+    name = None
+    match = _SUFFIX.match(text)
+    if match is not None:
+        if not zones:
+            raise ValueError(f"holds a time zone name, which needs history version 2: {text!r}")
+        text, name = match["instant"], match["zone"]
+    # Python 3.10's fromisoformat does not read a trailing "Z".
+    try:
+        moment = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    except ValueError:
+        raise ValueError(f"is not an ISO 8601 instant: {text!r}") from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"must carry a UTC offset, got naive {text!r}")
+    if name is None:
+        return moment
+    try:
+        zone = ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"names an unknown time zone {name!r}") from None
+    local = moment.astimezone(zone)
+    if local.utcoffset() != moment.utcoffset():
+        raise ValueError(
+            f"has the offset {_offset(moment)}, which is not {name}'s offset at that instant "
+            f"({_offset(local)})"
+        )
+    return local
+
+
+def _offset(moment: datetime) -> str:
+    offset = moment.utcoffset() or timedelta(0)
+    sign = "-" if offset < timedelta(0) else "+"
+    minutes = abs(offset) // timedelta(minutes=1)
+    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"

@@ -1,4 +1,4 @@
-"""The runtime's exception types: invalid histories, divergent replays, failed activities."""
+"""The runtime's exception types: invalid histories, divergent replays, failed or misplaced calls."""
 
 from __future__ import annotations
 
@@ -30,14 +30,20 @@ class NonDeterminismError(Exception):
 
     Attributes:
         reason: a short stable token, e.g. ``key-mismatch`` or ``extra-command``
-            (see `replaylint.workflows.replay_engine.REASONS`).
-        index: the 0-based position (the `seq`) of the command where the run diverged;
-            None when the difference is in the final result.
+            (every one is listed in `replaylint.workflows.replay_engine.REASONS`).
+        index: the 0-based position (the `seq`) of the command where the run diverged.
+            For ``diverged`` (a call made after the replay had already missed) it is the
+            position of that first miss. None when the difference is not at a command: the
+            workflow's identity (``workflow-mismatch``), its final result
+            (``result-mismatch``) or the outcome of a run that failed (``outcome-mismatch``).
         recorded: the recorded `Command`, or None when the history had no command there;
-            for ``result-mismatch`` and ``workflow-error`` the recorded final result.
+            for ``result-mismatch`` and ``workflow-error`` the recorded final result, for
+            ``outcome-mismatch`` the recorded failure (a `RecordedError`), for
+            ``workflow-mismatch`` the workflow name the history was recorded under.
         requested: the `CommandRequest` the code made, or None when it made none;
             for ``result-mismatch`` the value the code returned, for ``workflow-error``
-            the exception's type and message.
+            and ``outcome-mismatch`` what the code raised or returned (as text), for
+            ``workflow-mismatch`` the name of the workflow given.
     """
 
     def __init__(
@@ -63,3 +69,12 @@ class ActivityError(Exception):
         self.type_name = type_name
         self.message = message
         super().__init__(f"{kind} {name!r} failed: {type_name}: {message}")
+
+
+class ActivityContextError(RuntimeError):
+    """An activity was called outside the run that is being recorded or replayed.
+
+    A thread or executor the workflow starts does not inherit the run (contextvars are not
+    copied into it), so the call could be neither recorded nor served from the history.
+    The message names the activity and the thread; the run it belongs to fails with it.
+    """

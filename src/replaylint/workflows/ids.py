@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -15,6 +17,13 @@ class DeterministicIds:
     The same run making the same calls gets the same keys on every replay; another run id
     gets other keys. Counters are per namespace, so adding ids in one namespace does not
     shift the keys of another.
+
+    `counters` says how many keys each namespace has already handed out: pairs
+    ``(namespace, count)`` or a mapping. Each namespace is a non-empty str named once and
+    each count a non-negative int (not a bool). Anything else raises ValueError naming the
+    entry; a value of the wrong type raises an error that is also a TypeError. The pairs
+    are kept sorted by namespace, so two sources with the same counts are equal however
+    the counts were written.
     """
 
     run_id: str
@@ -23,6 +32,8 @@ class DeterministicIds:
     def __post_init__(self) -> None:
         if not isinstance(self.run_id, str) or not self.run_id:
             raise ValueError(f"DeterministicIds needs a non-empty str run_id, got {self.run_id!r}")
+        # Frozen: the validated, sorted form replaces what was passed.
+        object.__setattr__(self, "counters", _checked_counters(self.counters))
 
     def count(self, namespace: str) -> int:
         """How many keys this namespace has handed out so far."""
@@ -30,13 +41,53 @@ class DeterministicIds:
 
     def next(self, namespace: str) -> tuple[str, DeterministicIds]:
         """The next key of `namespace` and the ids to use after it (self is unchanged)."""
-        if not isinstance(namespace, str) or not namespace:
-            raise ValueError(f"an id namespace must be a non-empty str, got {namespace!r}")
+        _check_namespace(namespace, "an id namespace")
         counters = dict(self.counters)
         n = counters.get(namespace, 0)
         counters[namespace] = n + 1
         successor = replace(self, counters=tuple(sorted(counters.items())))
         return _derive(self.run_id, namespace, n), successor
+
+
+class _WrongType(ValueError, TypeError):
+    """A counter entry of the wrong type: invalid input (ValueError) and a type error alike."""
+
+
+def _checked_counters(value: Any) -> tuple[tuple[str, int], ...]:
+    if isinstance(value, Mapping):
+        pairs: Iterable[Any] = value.items()
+    elif isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise _WrongType(
+            "DeterministicIds counters must be (namespace, count) pairs or a mapping, "
+            f"got {type(value).__name__}"
+        )
+    else:
+        pairs = value
+    seen: dict[str, int] = {}
+    for pair in pairs:
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+            raise _WrongType(
+                f"DeterministicIds counters must hold (namespace, count) pairs, got {pair!r}"
+            )
+        namespace, count = pair
+        _check_namespace(namespace, "a counter namespace")
+        if namespace in seen:
+            raise ValueError(f"DeterministicIds counters name namespace {namespace!r} twice")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise _WrongType(
+                f"the count of namespace {namespace!r} must be an int, got {type(count).__name__}"
+            )
+        if count < 0:
+            raise ValueError(
+                f"the count of namespace {namespace!r} must not be negative, got {count}"
+            )
+        seen[namespace] = int(count)
+    return tuple(sorted(seen.items()))
+
+
+def _check_namespace(namespace: object, what: str) -> None:
+    if not isinstance(namespace, str) or not namespace:
+        raise ValueError(f"{what} must be a non-empty str, got {namespace!r}")
 
 
 def _derive(run_id: str, namespace: str, n: int) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -17,27 +18,54 @@ class Patches:
     - A replay of a run recorded before the patch existed (no such command in its history)
       takes the old path, and nothing is consumed, so there is no divergence.
 
+    ``deprecated(name)`` retires a patch once no run from before it is left, as Temporal's
+    ``deprecate_patch`` does: the code keeps only the new path, and calls
+    ``deprecated(name)`` where it asked ``applied(name)``. A new run records a
+    ``deprecated_patch`` command; a replay accepts a recorded ``patch`` or
+    ``deprecated_patch`` command of that name there, or none. A replay of code that no
+    longer mentions the patch at all skips recorded ``deprecated_patch`` commands, so the
+    call can finally be deleted. A run from before the patch replayed against code that
+    deprecated it takes the new path and diverges, which is what the replay must show.
+
     The answer is fixed per run at its first question, so asking again costs no command.
     `withheld` names patches a live run treats as not yet written: how a history of the
-    old code is recorded with today's code (see `record(..., without_patches=...)`).
-    Outside a run (``Patches()`` in a unit test) every patch not withheld is applied.
+    old code is recorded with today's code (see `record(..., without_patches=...)`); a
+    deprecated patch cannot be withheld. Outside a run (``Patches()`` in a unit test) every
+    patch not withheld is applied.
     """
 
     def __init__(self, *, withheld: Iterable[str] = (), _session: Session | None = None) -> None:
         self._withheld = frozenset(withheld)
         self._session = _session
         self._decided: dict[str, bool] = {}
+        self._lock = threading.Lock()
 
     def applied(self, name: str) -> bool:
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"a patch name must be a non-empty str, got {name!r}")
-        if name not in self._decided:
-            if self._session is None:
-                self._decided[name] = name not in self._withheld
-            else:
-                self._decided[name] = self._session.decide_patch(name, self._withheld)
-        return self._decided[name]
+        _check_name(name)
+        with self._lock:  # threads that carry the run must not record the decision twice
+            if name not in self._decided:
+                if self._session is None:
+                    self._decided[name] = name not in self._withheld
+                else:
+                    self._decided[name] = self._session.decide_patch(name, self._withheld)
+            return self._decided[name]
+
+    def deprecated(self, name: str) -> None:
+        """The patch `name` is now always applied; see the class docstring."""
+        _check_name(name)
+        if name in self._withheld:
+            raise ValueError(f"patch {name!r} is deprecated, so it cannot be withheld")
+        with self._lock:
+            if name not in self._decided:
+                if self._session is not None:
+                    self._session.deprecate_patch(name, self._withheld)
+                self._decided[name] = True
 
     def __repr__(self) -> str:
         decided = ", ".join(f"{k}={v}" for k, v in sorted(self._decided.items()))
         return f"Patches({decided})"
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a patch name must be a non-empty str, got {name!r}")

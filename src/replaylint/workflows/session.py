@@ -1,8 +1,9 @@
-"""The command stream of one run (recorded live or matched on replay) and how activities find it."""
+"""The command stream of one run (recorded live or matched on replay) and how calls find it."""
 
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -13,23 +14,41 @@ from replaylint.workflows.canonical import (
     request_key,
     to_json_value,
 )
-from replaylint.workflows.errors import ActivityError, UnrecordableError
-from replaylint.workflows.history import Command, CommandRequest, RecordedError
+from replaylint.workflows.commands import Command, CommandRequest, RecordedError
+from replaylint.workflows.errors import ActivityContextError, ActivityError, UnrecordableError
+from replaylint.workflows.scheduler import Scheduler
 
 E = TypeVar("E", bound=BaseException)
 
+
+class _InsideActivity:
+    """The marker an activity body runs under: calls it makes belong to its own result."""
+
+    def __repr__(self) -> str:
+        return "<inside an activity>"
+
+
+INSIDE_ACTIVITY = _InsideActivity()
+
 # Activities are plain decorated functions, so they cannot be handed the run explicitly;
 # a ContextVar (not a global) finds it, and asyncio tasks inherit it by copy.
-_CURRENT: ContextVar[Session | None] = ContextVar("replaylint_workflows_session", default=None)
+_CURRENT: ContextVar[Session | _InsideActivity | None] = ContextVar(
+    "replaylint_workflows_session", default=None
+)
+# Every run in progress in this process: an activity called with no run in its context
+# while one is in progress was called from a thread or callback that lost the run.
+_RUNNING: set[Session] = set()
+_RUNNING_LOCK = threading.Lock()
 
 
 def current_session() -> Session | None:
     """The run the calling code belongs to, or None outside any run (and inside an activity)."""
-    return _CURRENT.get()
+    value = _CURRENT.get()
+    return value if isinstance(value, Session) else None
 
 
 @contextlib.contextmanager
-def active(session: Session | None) -> Iterator[None]:
+def active(session: Session | _InsideActivity | None) -> Iterator[None]:
     """Make `session` the current run for the duration of the block."""
     token = _CURRENT.set(session)
     try:
@@ -38,20 +57,67 @@ def active(session: Session | None) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
+@contextlib.contextmanager
+def running(session: Session) -> Iterator[None]:
+    """Register `session` as a run in progress of this process for the duration of the block."""
+    with _RUNNING_LOCK:
+        _RUNNING.add(session)
+    try:
+        yield
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(session)
+
+
+def session_for_call(kind: str, name: str) -> Session | None:
+    """The run an activity call belongs to; None when it should simply run.
+
+    None outside any run and inside an activity body. Raises ActivityContextError (and
+    fails the run) when the caller lost the run's context while a run is in progress:
+    such a call could be neither recorded nor served from the history.
+    """
+    value = _CURRENT.get()
+    if isinstance(value, Session):
+        return value
+    if value is INSIDE_ACTIVITY:
+        return None
+    with _RUNNING_LOCK:
+        runs = list(_RUNNING)
+    if not runs:
+        return None
+    what = runs[0].what if len(runs) == 1 else "being recorded or replayed"
+    error = ActivityContextError(
+        f"{kind} {name!r} was called from thread {threading.current_thread().name!r}, outside "
+        f"the context of the run {what}, so it can be neither recorded nor replayed; call it "
+        "from the workflow, or carry the run into the thread (asyncio.to_thread, or "
+        "contextvars.copy_context().run)"
+    )
+    if len(runs) == 1:
+        runs[0].fatal(error)
+    raise error
+
+
 class Session:
     """One run's command stream. Subclasses record (live) or match (replay).
 
-    `failure` keeps the first fatal problem (a divergence, an unrecordable value) even if
-    workflow code swallows the exception with a broad `except`, so the run still fails.
+    `failure` keeps the first fatal problem (a divergence, an unrecordable value, a call
+    from outside the run) even if workflow code swallows the exception with a broad
+    `except`, so the run still fails. Ordinals are allocated under `lock`, so calls from
+    threads that carry the run each get their own.
     """
 
-    def __init__(self) -> None:
+    what = "in progress"  # how messages name the run: "being recorded", "being replayed"
+
+    def __init__(self, scheduler: Scheduler) -> None:
         self.failure: BaseException | None = None
+        self.lock = threading.RLock()
+        self.scheduler = scheduler
 
     def fatal(self, exc: E) -> E:
         """Remember `exc` as the run's failure (the first one wins) and return it for raising."""
-        if self.failure is None:
-            self.failure = exc
+        with self.lock:
+            if self.failure is None:
+                self.failure = exc
         return exc
 
     def request(
@@ -64,6 +130,7 @@ class Session:
         return CommandRequest(kind=kind, name=name, request=request, key=request_key(request))
 
     def begin(self, request: CommandRequest) -> Step:
+        """Claim the next ordinal for `request`: a live step, or the recorded one to replay."""
         raise NotImplementedError
 
     def complete(self, command: Command) -> None:
@@ -72,9 +139,15 @@ class Session:
     def decide_patch(self, name: str, withheld: frozenset[str]) -> bool:
         raise NotImplementedError
 
+    def deprecate_patch(self, name: str, withheld: frozenset[str]) -> None:
+        raise NotImplementedError
+
+    def workflow_returned(self) -> None:
+        """Called as the workflow function returns, before the loop cancels leftover tasks."""
+
 
 class Step:
-    """One activity or model call in flight: replayed from `recorded`, or completed live."""
+    """One activity, model call or timer in flight: replayed from `recorded`, or completed live."""
 
     def __init__(
         self, session: Session, request: CommandRequest, seq: int, recorded: Command | None
@@ -106,7 +179,7 @@ class Step:
         self.session.complete(self._command(result=result))
         return to_json_value(result, "result")
 
-    def fail(self, exc: Exception) -> ActivityError:
+    def fail(self, exc: BaseException) -> ActivityError:
         """Record a live exception; the caller raises the returned ActivityError from it."""
         error = RecordedError(type=exception_type_name(exc), message=str(exc))
         self.session.complete(self._command(error=error))
