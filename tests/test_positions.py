@@ -23,6 +23,10 @@ LAYOUTS = {
         "with a() as b, c():\n    d()\nfor i in it():\n    j(i)\nelse:\n    k()\n"
         "match m():\n    case [x]:\n        n(x)\n"
     ),
+    "nested blocks and tabs": (
+        "class A:\n\tdef m(self):\n\t\tif x:\n\t\t\ty = f(g())\n\t\telif z():\n\t\t\tpass\n"
+        "\t\telse:\n\t\t\treturn h(\n\t\t\t\t1)\n"
+    ),
     "async and nested": (
         "async def run():\n    async with a() as b:\n        await b.c()\n"
         "    def inner():\n        return lambda: d()\n    return inner()\n"
@@ -40,20 +44,44 @@ class _Nodes(cst.CSTVisitor):
         return True
 
 
+class _Innermost(cst.CSTVisitor):
+    """Every Call, Name and Attribute, with the innermost statement holding it (as the walk
+    records it: a simple statement line, or a compound statement for its header and suites)."""
+
+    def __init__(self) -> None:
+        self.stack: list[cst.CSTNode] = []
+        self.found: dict[cst.CSTNode, cst.CSTNode | None] = {}
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and not (
+            isinstance(node, cst.If)
+            and self.stack
+            and getattr(self.stack[-1], "orelse", None) is node
+        ):
+            self.stack.append(node)
+        elif isinstance(node, (cst.Call, cst.Name, cst.Attribute)):
+            self.found[node] = self.stack[-1] if self.stack else None
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if self.stack and self.stack[-1] is original_node:
+            self.stack.pop()
+
+
 @pytest.mark.parametrize("source", LAYOUTS.values(), ids=list(LAYOUTS))
 def test_statement_spans_match_module_spans(source: str) -> None:
-    tree, origins = parse(source.encode())
-    assert origins is not None
-    wanted: dict[cst.CSTNode, int] = {}
-    for index, statement in enumerate(tree.body):
-        visitor = _Nodes()
-        statement.visit(visitor)
-        wanted.update(dict.fromkeys(visitor.found, index))
+    tree, first_lines = parse(source.encode())
+    assert positions.statement_origins(tree, first_lines) is not None  # the parsers pair up
+    visitor = _Innermost()
+    tree.visit(visitor)
+    wanted = visitor.found
     assert wanted
-    assert positions.spans_in_statements(tree, wanted, origins) == positions.spans(tree, wanted)
+    assert positions.spans_in_statements(tree, wanted, first_lines) == positions.spans(tree, wanted)
 
 
 def test_statements_the_parsers_cannot_pair_fall_back_to_the_whole_module() -> None:
     tree, _ = parse(b"x = f()\n")
-    call = tree.body[0].body[0].value  # type: ignore[attr-defined]
-    assert positions.spans_in_statements(tree, {call: 0}, None) == positions.spans(tree, [call])
+    statement = tree.body[0]
+    call = statement.body[0].value  # type: ignore[attr-defined]
+    spans = positions.spans_in_statements(tree, {call: statement}, [5, 6])
+    assert spans == positions.spans(tree, [call])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 from collections.abc import Iterable
 from functools import partial
@@ -27,13 +26,13 @@ log = logging.getLogger("replaylint")
 
 
 class Raw(NamedTuple):
-    """A finding before positions: `where` holds `node` in its top-level statement `top`;
+    """A finding before positions: `where` holds `node` in its innermost `statement`;
     `context` is the workflow module it was found for (its frameworks pick the remedy)."""
 
     code: Code
     where: ModuleInfo
     node: cst.CSTNode
-    top: int
+    statement: cst.CSTNode | None
     call: str
     chain: list[Step]
     context: ModuleInfo
@@ -53,10 +52,10 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
         where = function.module  # a reached helper's own line is reported in its own file
         for hit in function.hits:
             if hit.governed and hit.path not in safe:
-                raw.append(Raw(hit.code, where, hit.node, hit.top, hit.call, [], module))
+                raw.append(Raw(hit.code, where, hit.node, hit.statement, hit.call, [], module))
         for call, chain in UNSAFE_HELPER.findings(function, helpers):
             raw.append(
-                Raw(UNSAFE_HELPER.code, where, call.node, call.top, call.call, chain, module)
+                Raw(UNSAFE_HELPER.code, where, call.node, call.statement, call.call, chain, module)
             )
     return raw
 
@@ -64,12 +63,11 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
 def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Project) -> Outcome:
     """Parse and check files that passed the prefilter: (path, display name, bytes) each.
 
-    The work runs on a thread of its own with a large stack and a raised recursion limit:
-    LibCST's parser recurses natively (on the thread's C stack) and our walk and its code
-    generation recurse in Python through deeply nested code that CPython accepts (hundreds of
-    `elif`s). Both settings are process-wide, so one lock covers the whole check: concurrent
-    callers run one after another (identical results, never two deep walks on a stack sized for
-    the other), and the settings are restored before the next caller starts.
+    The work runs on a thread of its own, created with a large stack, because LibCST's parser
+    recurses natively (on the thread's C stack) through deeply nested code that CPython accepts.
+    The stack size is set only while that thread is created, under a lock, and the recursion
+    limit is never changed: the walk, its positions and CPython's verdict all fit in the limit
+    the caller has, so concurrent callers share nothing and no other thread sees a new setting.
     """
     result: list[Outcome] = []
     errors: list[BaseException] = []
@@ -80,29 +78,21 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
         except BaseException as error:  # re-raised on the calling thread
             errors.append(error)
 
-    with _CHECK_LOCK:
-        limit = sys.getrecursionlimit()
-        project.python_limit = limit  # CPython's verdict is taken at the caller's limit
-        # Raised before the worker starts, so that nothing it does can see the old limit.
-        sys.setrecursionlimit(max(limit, _RECURSION_LIMIT))
+    worker = threading.Thread(target=work, name="replaylint-check", daemon=True)
+    with _STACK_LOCK:
+        previous = threading.stack_size(_STACK_BYTES)
         try:
-            previous = threading.stack_size(_STACK_BYTES)
-            try:
-                worker = threading.Thread(target=work, name="replaylint-check", daemon=True)
-                worker.start()
-            finally:
-                threading.stack_size(previous)
-            worker.join()
+            worker.start()
         finally:
-            sys.setrecursionlimit(limit)
+            threading.stack_size(previous)
+    worker.join()
     if errors:
         raise errors[0]
     return result[0]
 
 
-_STACK_BYTES = 512 * 1024 * 1024  # reserved address space; only the pages used are touched
-_RECURSION_LIMIT = 60_000
-_CHECK_LOCK = threading.Lock()
+_STACK_BYTES = 256 * 1024 * 1024  # reserved address space; only the pages used are touched
+_STACK_LOCK = threading.Lock()
 
 
 def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project) -> Outcome:
@@ -215,15 +205,15 @@ def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
 
 
 def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
-    """Positions for every node that needs one: code generation over only the top-level
+    """Positions for every node that needs one: code generation over only the innermost
     statements that hold one (the whole module where the parsers' statements did not pair up)."""
-    wanted: dict[int, tuple[ModuleInfo, dict[cst.CSTNode, int]]] = {}
+    wanted: dict[int, tuple[ModuleInfo, dict[cst.CSTNode, cst.CSTNode | None]]] = {}
     for item in raw:
-        wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.top
+        wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.statement
         for step in item.chain:
-            wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.top
+            wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
     spans: dict[int, dict[cst.CSTNode, Span]] = {
-        key: positions.spans_in_statements(module.tree, nodes, module.origins)
+        key: positions.spans_in_statements(module.tree, nodes, module.first_lines)
         for key, (module, nodes) in wanted.items()
     }
     findings: dict[tuple, Finding] = {}

@@ -13,6 +13,7 @@ import ast
 import io
 import re
 import sys
+import threading
 import tokenize
 import warnings
 from types import FrameType
@@ -28,18 +29,30 @@ class ParseFailure(Exception):
         self.column = column
 
 
-def judge(source: bytes, limit: int | None = None) -> list[int]:
-    """Raise ParseFailure unless CPython's parser accepts the module at `limit`, the recursion
-    limit a worker importing it would have (the engine raises the limit for its own walk).
+def judge(source: bytes) -> list[int]:
+    """Raise ParseFailure unless CPython accepts the module, at the process's recursion limit
+    and, like a fresh import, without our own frames counting against its nesting.
 
-    Returns the first line of each top-level statement (a decorator's, for a decorated one),
-    which lets positions be found by generating code for one statement, not the module."""
-    previous = sys.getrecursionlimit()
+    Returns the first line of every statement, in preorder (a decorator's, for a decorated
+    one), which lets positions be found by generating code for one statement, not the module."""
+    if _depth() > _FRESH_DEPTH:
+        # A chain of local imports loads each module inside the last: judge on a new thread,
+        # where the stack is empty, rather than let our frames decide the module's verdict.
+        verdict: list[list[int] | BaseException] = []
+
+        def fresh() -> None:
+            try:
+                verdict.append(judge(source))
+            except BaseException as error:
+                verdict.append(error)
+
+        thread = threading.Thread(target=fresh, name="replaylint-judge")
+        thread.start()
+        thread.join()
+        if isinstance(verdict[0], BaseException):
+            raise verdict[0]
+        return verdict[0]
     try:
-        if limit is not None:
-            # As on a fresh import: the frames of our own walk (a chain of local imports loads
-            # each module inside the last) do not count against the module's own nesting.
-            sys.setrecursionlimit(limit + _depth())
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences are warnings, not errors
             tree = ast.parse(source)
@@ -47,7 +60,7 @@ def judge(source: bytes, limit: int | None = None) -> list[int]:
             # blocks) come after parsing; compiling the tree only builds a code object, which
             # is dropped: nothing runs.
             compile(tree, "<checked module>", "exec", dont_inherit=True)
-        return [_first_line(statement) for statement in tree.body]
+        return _first_lines(tree)
     except SyntaxError as error:
         line = error.lineno or 1
         message = str(error.msg).split("\n")[0]
@@ -57,8 +70,6 @@ def judge(source: bytes, limit: int | None = None) -> list[int]:
         raise ParseFailure("too deeply nested for Python to compile", 1) from None
     except ValueError as error:  # e.g. NUL bytes on Python versions that raise ValueError
         raise ParseFailure(f"cannot parse the file: {error}", 1) from None
-    finally:
-        sys.setrecursionlimit(previous)
 
 
 def _first_line(statement: ast.stmt) -> int:
@@ -66,6 +77,9 @@ def _first_line(statement: ast.stmt) -> int:
     return (
         min(statement.lineno, *(d.lineno for d in decorators)) if decorators else statement.lineno
     )
+
+
+_FRESH_DEPTH = 40  # frames below which the judge runs where it is called
 
 
 def _depth() -> int:
@@ -81,35 +95,33 @@ def _depth() -> int:
 _LONE_CONTINUATION = re.compile(rb"^([ \t]*)\\(\r\n|\r|\n)", re.MULTILINE)
 
 
-def parse(source: bytes, limit: int | None = None) -> tuple[cst.Module, list[int] | None]:
-    """The LibCST tree of a module CPython accepts at recursion `limit` (raises ParseFailure),
-    and where each of its top-level statements starts (see `statement_origins`)."""
-    first_lines = judge(source, limit)
+def parse(source: bytes) -> tuple[cst.Module, list[int]]:
+    """The LibCST tree of a module CPython accepts (raises ParseFailure), and CPython's first
+    line of each of its statements in preorder (for positions.py)."""
+    first_lines = judge(source)
     try:
         tree = cst.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
         tree = _reparse(source)
     except (ValueError, TypeError, RecursionError, MemoryError) as error:
         raise ParseFailure(f"cannot parse the file: {type(error).__name__}: {error}", 1) from None
-    return tree, statement_origins(tree, first_lines)
+    return tree, first_lines
 
 
-def statement_origins(tree: cst.Module, first_lines: list[int]) -> list[int] | None:
-    """For each top-level LibCST statement, the source line its own generated code starts on
-    (its leading blank and comment lines included); None when the two parsers' statements do
-    not pair up, and positions then fall back to generating the whole module."""
-    origins: list[int] = []
-    index = 0
-    for statement in tree.body:
-        if index >= len(first_lines):
-            return None
-        leading = len(statement.leading_lines)
-        decorators = getattr(statement, "decorators", ())
-        if decorators:
-            leading += len(decorators[0].leading_lines)
-        origins.append(first_lines[index] - leading)
-        index += len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-    return origins if index == len(first_lines) else None
+def _first_lines(tree: ast.Module) -> list[int]:
+    """Every statement's first line, in the preorder positions.statement_origins walks LibCST's
+    statements in: a body, then handlers, `else` and `finally` (an `elif` is a nested `if`)."""
+    lines: list[int] = []
+    stack: list[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        statement = stack.pop()
+        lines.append(_first_line(statement))
+        inner: list[ast.stmt] = []
+        for name in ("body", "handlers", "orelse", "finalbody", "cases"):
+            for item in getattr(statement, name, ()):
+                inner.extend([item] if isinstance(item, ast.stmt) else item.body)
+        stack.extend(reversed(inner))
+    return lines
 
 
 def _reparse(source: bytes) -> cst.Module:

@@ -58,31 +58,109 @@ def spans(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode,
 
 
 def spans_in_statements(
-    module: cst.Module, nodes: dict[cst.CSTNode, int], origins: list[int] | None
+    module: cst.Module,
+    nodes: dict[cst.CSTNode, cst.CSTNode | None],
+    first_lines: list[int] | None,
 ) -> dict[cst.CSTNode, Span]:
-    """Spans of nodes given with the index of the top-level statement holding each: only those
-    statements' code is generated, each placed at its origin line (parsing.statement_origins)."""
+    """Spans of nodes given with the innermost statement holding each: only those statements'
+    code is generated, each at its origin line and with its own indentation, so what it costs is
+    the size of the statements with findings, not of the module (the whole module is the
+    fallback when the parsers' statements do not pair up or a node is not where it was seen)."""
+    origins = statement_origins(module, first_lines) if first_lines is not None else None
     if origins is None:
         return spans(module, nodes)
-    by_statement: dict[int, set[cst.CSTNode]] = {}
-    for node, top in nodes.items():
-        by_statement.setdefault(top, set()).add(node)
+    by_statement: dict[int, tuple[cst.CSTNode, set[cst.CSTNode]]] = {}
+    for node, statement in nodes.items():
+        if statement is None or id(statement) not in origins:
+            return spans(module, nodes)
+        by_statement.setdefault(id(statement), (statement, set()))[1].add(node)
     result: dict[cst.CSTNode, Span] = {}
-    for top, wanted in by_statement.items():
-        found = _locate(module, module.body[top], wanted, origins[top])
-        if len(found) < len(wanted):  # a node outside its recorded statement: never guess
+    for key, (statement, wanted) in by_statement.items():
+        line, indent = origins[key]
+        found = _locate(module, statement, wanted, line, indent)
+        if len(found) < len(wanted):
             return spans(module, nodes)
         result.update(found)
     return result
 
 
+def statement_origins(
+    module: cst.Module, first_lines: list[int]
+) -> dict[int, tuple[int, str]] | None:
+    """id(statement) -> (the source line its generated code starts on, its indentation), for
+    every LibCST statement, paired in preorder with CPython's first lines; None when they do not
+    pair up. A statement's code starts with its leading blank and comment lines."""
+    origins: dict[int, tuple[int, str]] = {}
+    index = 0
+    stack: list[tuple[cst.CSTNode, str] | int] = [(s, "") for s in reversed(module.body)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int):  # the small statements of a one-line suite (`if x: a(); b()`)
+            index += item
+            continue
+        node, indent = item
+        if index >= len(first_lines):
+            return None
+        leading = len(getattr(node, "leading_lines", ()))
+        decorators = getattr(node, "decorators", ())
+        if decorators:
+            leading += len(decorators[0].leading_lines)
+        origins[id(node)] = (first_lines[index] - leading, indent)
+        if isinstance(node, cst.SimpleStatementLine):
+            index += len(node.body)
+            continue
+        index += 1
+        inner: list[tuple[cst.CSTNode, str] | int] = []
+        for suite, extra in _suites(node, module.default_indent):
+            if isinstance(suite, cst.If):  # an elif: a nested if at the same indentation
+                inner.append((suite, indent))
+            elif isinstance(suite, cst.IndentedBlock):
+                block = suite.indent if suite.indent is not None else module.default_indent
+                deeper = indent + extra + block
+                inner.extend((statement, deeper) for statement in suite.body)
+            elif isinstance(suite, cst.SimpleStatementSuite):
+                inner.append(len(suite.body))
+        stack.extend(reversed(inner))
+    return origins if index == len(first_lines) else None
+
+
+def _suites(node: cst.CSTNode, default_indent: str) -> list[tuple[cst.CSTNode, str]]:
+    """A compound statement's blocks in source order (an elif stands for itself), each with the
+    indentation it adds before its own block's (a match indents its cases)."""
+    found: list[tuple[cst.CSTNode, str]] = []
+    body = getattr(node, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        found.append((body, ""))
+    for handler in getattr(node, "handlers", ()):
+        found.append((handler.body, ""))
+    if isinstance(node, cst.Match):
+        cases = node.indent if node.indent is not None else default_indent
+        found.extend((case.body, cases) for case in node.cases)
+    orelse = getattr(node, "orelse", None)
+    if isinstance(orelse, cst.If):
+        found.append((orelse, ""))
+    elif orelse is not None:
+        found.append((orelse.body, ""))
+    finalbody = getattr(node, "finalbody", None)
+    if finalbody is not None:
+        found.append((finalbody.body, ""))
+    return found
+
+
 def _locate(
-    module: cst.Module, root: cst.CSTNode, wanted: set[cst.CSTNode], first_line: int
+    module: cst.Module,
+    root: cst.CSTNode,
+    wanted: set[cst.CSTNode],
+    first_line: int,
+    indent: str = "",
 ) -> dict[cst.CSTNode, Span]:
-    """Generate `root`'s code, whose first line is `first_line` of the source, marking `wanted`."""
+    """Generate `root`'s code, whose first line is `first_line` of the source and which sits at
+    `indent` (so every line comes out as it reads in the module), marking `wanted`."""
     state = _MarkingState(
         default_indent=module.default_indent, default_newline=module.default_newline
     )
+    if indent:
+        state.indent_tokens.append(indent)
     state.wanted = wanted
     state.marks = {}
     root._codegen(state)

@@ -38,7 +38,6 @@ class Project:
         max_module_size: int = Config.max_module_size,
     ) -> None:
         self.max_module_size = max_module_size
-        self.python_limit: int | None = None  # the caller's recursion limit, for CPython's verdict
         self.failed_helpers: list[str] = []  # local modules a workflow imports that cannot be read
         self.catalog = catalog or default_catalog()
         self.sink = sink if sink is not None else dispatch()  # the rules the walk reports to
@@ -60,7 +59,7 @@ class Project:
         cached = self.modules.get(key)
         if cached is not None:
             return cached
-        tree, origins = parse(source, self.python_limit)
+        tree, first_lines = parse(source)
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),
@@ -68,7 +67,7 @@ class Project:
             source=source,
             tree=tree,
             marked=is_marked(tree, self.markers),
-            origins=origins,
+            first_lines=first_lines,
         )
         self.modules[key] = info  # registered before the walk, so import cycles end here
         Evaluator(self, info, self.catalog, self.sink).run()

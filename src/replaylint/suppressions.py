@@ -105,7 +105,10 @@ def parse(source: bytes, tree: cst.Module) -> list[Directive]:
         directives.append(directive)
     line_directives = [d for d in directives if d.kind == "line" and d.codes]
     if line_directives:
-        _widen_to_blocks(tree, line_directives)
+        try:
+            _widen_to_blocks(tree, line_directives)
+        except RecursionError:
+            pass  # too deep to place statements: each directive keeps to its own line
     return directives
 
 

@@ -18,7 +18,7 @@ class Step:
     module: ModuleInfo
     node: cst.CSTNode
     call: str
-    top: int = 0  # the module's top-level statement that holds node
+    statement: cst.CSTNode | None = None  # the innermost statement holding node
 
 
 MAX_HOPS = 12
@@ -58,7 +58,7 @@ class UnsafeHelpers:
                 # An unproven access is reported where it is, not propagated (its rule says so).
                 if not hit.propagates or hit.dead or hit.path in allowed:
                     continue
-                self._links[id(info)] = (Step(info.module, hit.node, hit.call, hit.top), None)
+                self._links[id(info)] = (Step(info.module, hit.node, hit.call, hit.statement), None)
                 queue.append(info)
                 break
         while queue:
@@ -67,7 +67,7 @@ class UnsafeHelpers:
                 if id(caller) in self._links or self._blocked(caller):
                     continue
                 self._links[id(caller)] = (
-                    Step(caller.module, call.node, call.call, call.top),
+                    Step(caller.module, call.node, call.call, call.statement),
                     callee,
                 )
                 queue.append(caller)

@@ -72,7 +72,7 @@ class Definitions(Walker):
             qualname = f"{self.cls.qualname}.{name}"
         else:
             qualname = f"{parent}.{name}" if parent else name
-        info = FunctionInfo(name, qualname, self.m, node, top=self.top_index)
+        info = FunctionInfo(name, qualname, self.m, node, statement=self.statement)
         if self.func is not self.m.top:
             info.parent = self.func
         self.m.functions.append(info)
@@ -167,7 +167,7 @@ class Definitions(Walker):
             self.method_of,
             self.dead,
             self.recording,
-            self.top_index,
+            self.statement,
         )
         body_scope = Scope(scope)
         for name, value in params.items():
@@ -192,7 +192,7 @@ class Definitions(Walker):
         self.method_of = info.cls
         self.dead = False
         self.recording = False
-        self.top_index = info.top
+        self.statement = info.statement
         if isinstance(node, cst.Lambda):
             info.returns = self.eval(node.body)
         elif isinstance(node, cst.FunctionDef):
@@ -207,7 +207,7 @@ class Definitions(Walker):
             self.method_of,
             self.dead,
             self.recording,
-            self.top_index,
+            self.statement,
         ) = saved
 
     def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:

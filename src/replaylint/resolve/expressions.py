@@ -96,15 +96,24 @@ class Expressions(Walker):
         return Const("".join(parts)) if constant else UNKNOWN
 
     def _binary(self, node: cst.BinaryOperation) -> Value:
-        left = self.eval(node.left)
-        right = self.eval(node.right)
-        if isinstance(node.operator, cst.BitOr):
+        # `a + b + c + ...` nests to the left: walked along that spine in a loop, left to right,
+        # so a sum of thousands of terms costs no recursion.
+        spine = [node]
+        while isinstance(spine[-1].left, cst.BinaryOperation):
+            spine.append(spine[-1].left)
+        value = self.eval(spine[-1].left)
+        for operation in reversed(spine):
+            value = self._combine(operation.operator, value, self.eval(operation.right))
+        return value
+
+    def _combine(self, operator: cst.BaseBinaryOp, left: Value, right: Value) -> Value:
+        if isinstance(operator, cst.BitOr):
             # A LangChain pipeline (`prompt | llm | parser`) runs the model when invoked.
             for side in (left, right):
                 if isinstance(side, Ext) and "()" in side.path:
                     if self.catalog.client_class(side.path[: side.path.rfind("()")]) is not None:
                         return side
-        return folds.binary(node.operator, left, right)
+        return folds.binary(operator, left, right)
 
     def _unary(self, node: cst.UnaryOperation) -> Value:
         value = self.eval(node.expression)
@@ -117,10 +126,15 @@ class Expressions(Walker):
         return UNKNOWN
 
     def _boolean(self, node: cst.BooleanOperation) -> Value:
-        left = self.eval(node.left)
-        right = self.eval(node.right)
-        # `client = client or OpenAI()`: keep whichever side is known.
-        return left if left is not UNKNOWN and not isinstance(left, Const) else right
+        spine = [node]  # `a and b and ...` nests to the left too
+        while isinstance(spine[-1].left, cst.BooleanOperation):
+            spine.append(spine[-1].left)
+        value = self.eval(spine[-1].left)
+        for operation in reversed(spine):
+            right = self.eval(operation.right)
+            # `client = client or OpenAI()`: keep whichever side is known.
+            value = value if value is not UNKNOWN and not isinstance(value, Const) else right
+        return value
 
     def _if_exp(self, node: cst.IfExp) -> Value:
         self.eval(node.test)

@@ -22,11 +22,17 @@ if TYPE_CHECKING:
 class Site:
     """Where a fact happens: the function whose body holds it, and the walk's state there."""
 
-    __slots__ = ("function", "governed", "dead", "top")
+    __slots__ = ("function", "governed", "dead", "statement")
 
-    def __init__(self, function: FunctionInfo, governed: bool, dead: bool, top: int = 0) -> None:
+    def __init__(
+        self,
+        function: FunctionInfo,
+        governed: bool,
+        dead: bool,
+        statement: cst.CSTNode | None = None,
+    ) -> None:
         self.function = function
-        self.top = top  # the top-level statement the fact is in
+        self.statement = statement  # the innermost statement the fact is in
         self.governed = governed  # False inside an exempt region (activity body, __main__ block)
         self.dead = dead  # under `if TYPE_CHECKING:` or a branch that never runs in a workflow
 

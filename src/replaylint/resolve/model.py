@@ -25,7 +25,7 @@ class Hit:
     path: str = ""  # the resolved qualified name of the root
     dead: bool = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`: never replayed
     propagates: bool = True  # False for unproven accesses: reported where they are, not to callers
-    top: int = 0  # index of the module's top-level statement that holds node (for positions)
+    statement: cst.CSTNode | None = None  # the innermost statement holding node (positions)
 
 
 @dataclass(eq=False)
@@ -38,7 +38,7 @@ class HelperCall:
     governed: bool
     reported: bool = True  # False for implicit edges such as an inline lambda
     dead: bool = False  # made under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
-    top: int = 0  # index of the top-level statement that holds node
+    statement: cst.CSTNode | None = None  # the innermost statement holding node
 
 
 @dataclass(eq=False)
@@ -64,7 +64,7 @@ class FunctionInfo:
     decorators: tuple[str, ...] = ()
     parent: FunctionInfo | None = None  # the enclosing function, for nested defs and lambdas
     entry: str | None = None  # the framework whose replayed code this function is
-    top: int = 0  # index of the top-level statement that defines it
+    statement: cst.CSTNode | None = None  # the statement that defines it (a lambda's body is in it)
 
     def is_exempt(self) -> bool:
         """Inside a recorded zone: an activity or step (maybe registered after its definition)."""
@@ -134,7 +134,7 @@ class ModuleInfo:
     imports: list[ImportEdge] = field(default_factory=list)
     frameworks: list[str] = field(default_factory=list)  # presets with workflow code here
     dynamic_accesses: int = 0  # accesses the walk could not fold: the coverage is unproven
-    origins: list[int] | None = None  # source line where each top-level statement's code starts
+    first_lines: list[int] | None = None  # CPython's first line of every statement, in preorder
 
     def entries(self) -> list[FunctionInfo]:
         return [f for f in self.functions if f.entry is not None]

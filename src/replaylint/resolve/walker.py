@@ -74,6 +74,7 @@ _SKIP_PREFIXES = (
     "operator",
 )
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
 
 
 def _child_fields(cls: type) -> tuple[str, ...]:
@@ -159,14 +160,13 @@ class Walker:
         self.pending_of: dict[int, Pending] = {}  # id(function) -> its deferred body
         self.on_demand = 0  # how many called bodies are being walked ahead of their turn
         self.rebinds_globals = False  # a function body rebound a module global
-        self.top_index = 0  # the top-level statement being walked (a body's: its definition's)
+        self.statement: cst.CSTNode | None = None  # the innermost statement being walked
 
     # ------------------------------------------------------------------ driver
 
     def run(self) -> None:
         self.m.exports = self.module_scope.names
-        for index, statement in enumerate(self.m.tree.body):
-            self.top_index = index
+        for statement in self.m.tree.body:
             self.stmt(statement)
         # Function bodies run after the module is loaded, so they see its final bindings.
         mark = self._mark()
@@ -217,7 +217,7 @@ class Walker:
 
     def site(self) -> Site:
         """Where the walk is now; built only when a fact is emitted."""
-        return Site(self.func, self.governed, self.dead, self.top_index)
+        return Site(self.func, self.governed, self.dead, self.statement)
 
     def _unfoldable(self, node: cst.CSTNode) -> None:
         self.m.dynamic_accesses += 1
@@ -232,7 +232,7 @@ class Walker:
         self, info: FunctionInfo, node: cst.CSTNode, call: str, reported: bool = True
     ) -> None:
         self.func.calls.append(
-            HelperCall(info, node, call, self.governed, reported, self.dead, self.top_index)
+            HelperCall(info, node, call, self.governed, reported, self.dead, self.statement)
         )
 
     def _iterated(self, node: cst.BaseExpression, value: Value) -> None:
@@ -243,7 +243,15 @@ class Walker:
 
     def stmt(self, node: cst.CSTNode) -> None:
         handler = self._stmt.get(type(node))
-        if handler is not None:
+        if isinstance(node, _STATEMENTS):
+            # What happens here is located by generating this statement's code alone.
+            outer, self.statement = self.statement, node
+            if handler is not None:
+                handler(node)
+            else:
+                self._generic(node)
+            self.statement = outer
+        elif handler is not None:
             handler(node)
         else:
             self._generic(node)

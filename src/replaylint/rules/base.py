@@ -61,6 +61,6 @@ class FactRule(Rule, ABC):
                 path,
                 site.dead,
                 propagates,
-                site.top,
+                site.statement,
             )
         )
