@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from replaylint import positions
+from replaylint import deep_positions, positions
 from replaylint.parsing import parse
 
 LAYOUTS = {
@@ -27,6 +27,7 @@ LAYOUTS = {
         "class A:\n\tdef m(self):\n\t\tif x:\n\t\t\ty = f(g())\n\t\telif z():\n\t\t\tpass\n"
         "\t\telse:\n\t\t\treturn h(\n\t\t\t\t1)\n"
     ),
+    "non-ascii text": "name = 'café' + f('é')[0].upper()\nπ = g(name, 'naïve').h\n",
     "async and nested": (
         "async def run():\n    async with a() as b:\n        await b.c()\n"
         "    def inner():\n        return lambda: d()\n    return inner()\n"
@@ -39,7 +40,7 @@ class _Nodes(cst.CSTVisitor):
         self.found: list[cst.CSTNode] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, (cst.Call, cst.Name, cst.Attribute, cst.SimpleStatementLine)):
+        if isinstance(node, (cst.Call, cst.Name, cst.Attribute, cst.Subscript)):
             self.found.append(node)
         return True
 
@@ -85,3 +86,32 @@ def test_statements_the_parsers_cannot_pair_fall_back_to_the_whole_module() -> N
     call = statement.body[0].value  # type: ignore[attr-defined]
     spans = positions.spans_in_statements(tree, {call: statement}, [5, 6])
     assert spans == positions.spans(tree, [call])
+
+
+@pytest.mark.parametrize("source", LAYOUTS.values(), ids=list(LAYOUTS))
+def test_cpythons_positions_agree_with_code_generation(source: str) -> None:
+    tree, first_lines = parse(source.encode())
+    origins = positions.statement_origins(tree, first_lines)
+    assert origins is not None
+    kinds = (cst.Call, cst.Attribute, cst.Subscript)
+    checked = 0
+    for statement in tree.body:
+        visitor = _Nodes()
+        statement.visit(visitor)
+        wanted = {node for node in visitor.found if isinstance(node, kinds)}
+        if not wanted:
+            continue
+        index = origins[id(statement)][2]
+        found = deep_positions.locate(source.encode(), statement, index, wanted)
+        assert found == positions.spans(tree, wanted)
+        checked += len(wanted)
+    assert checked
+
+
+def test_a_finding_inside_an_expression_too_deep_to_generate_is_placed_exactly() -> None:
+    from replaylint import guard_source
+
+    source = "import time\n__adk_workflow__ = True\ndef run():\n    return (1\n"
+    source += "+ 1\n" * 1000 + "+ time.time())\n"
+    [finding] = guard_source(source, source="wf.py").findings
+    assert (finding.code.value, finding.span) == ("ADK-W003", positions.Span(1005, 2, 1005, 13))

@@ -213,7 +213,7 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
         for step in item.chain:
             wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
     spans: dict[int, dict[cst.CSTNode, Span]] = {
-        key: positions.spans_in_statements(module.tree, nodes, module.first_lines)
+        key: positions.spans_in_statements(module.tree, nodes, module.first_lines, module.source)
         for key, (module, nodes) in wanted.items()
     }
     findings: dict[tuple, Finding] = {}

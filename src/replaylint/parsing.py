@@ -55,12 +55,11 @@ def judge(source: bytes) -> list[int]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences are warnings, not errors
-            tree = ast.parse(source)
-            # The compiler's own refusals (`return` outside a function, more than 20 nested
-            # blocks) come after parsing; compiling the tree only builds a code object, which
-            # is dropped: nothing runs.
-            compile(tree, "<checked module>", "exec", dont_inherit=True)
-        return _first_lines(tree)
+            # Compiled from the bytes, exactly as an import compiles them (compiling the Python
+            # AST object is stricter on deep nesting): the compiler's own refusals, `return`
+            # outside a function or more than 20 nested blocks, come after parsing. The code
+            # object is dropped; nothing runs.
+            compile(source, "<checked module>", "exec", dont_inherit=True)
     except SyntaxError as error:
         line = error.lineno or 1
         message = str(error.msg).split("\n")[0]
@@ -70,6 +69,18 @@ def judge(source: bytes) -> list[int]:
         raise ParseFailure("too deeply nested for Python to compile", 1) from None
     except ValueError as error:  # e.g. NUL bytes on Python versions that raise ValueError
         raise ParseFailure(f"cannot parse the file: {error}", 1) from None
+    return _statement_lines(source)
+
+
+def _statement_lines(source: bytes) -> list[int]:
+    """Every statement's first line from CPython's tree (empty when building the Python tree
+    is deeper than compiling was: positions then come from the whole module)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _first_lines(ast.parse(source))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
 
 
 def _first_line(statement: ast.stmt) -> int:

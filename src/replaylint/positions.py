@@ -13,6 +13,7 @@ from contextlib import contextmanager
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from replaylint import deep_positions
 from replaylint.findings import Span
 
 
@@ -61,6 +62,7 @@ def spans_in_statements(
     module: cst.Module,
     nodes: dict[cst.CSTNode, cst.CSTNode | None],
     first_lines: list[int] | None,
+    source: bytes | None = None,
 ) -> dict[cst.CSTNode, Span]:
     """Spans of nodes given with the innermost statement holding each: only those statements'
     code is generated, each at its origin line and with its own indentation, so what it costs is
@@ -76,8 +78,15 @@ def spans_in_statements(
         by_statement.setdefault(id(statement), (statement, set()))[1].add(node)
     result: dict[cst.CSTNode, Span] = {}
     for key, (statement, wanted) in by_statement.items():
-        line, indent = origins[key]
-        found = _locate(module, statement, wanted, line, indent)
+        line, indent, index = origins[key]
+        try:
+            found = _locate(module, statement, wanted, line, indent)
+        except RecursionError:
+            # Too deep to generate: CPython's tree has the positions (or RecursionError stands).
+            deep = deep_positions.locate(source, statement, index, wanted) if source else None
+            if deep is None:
+                raise
+            found = deep
         if len(found) < len(wanted):
             return spans(module, nodes)
         result.update(found)
@@ -86,11 +95,12 @@ def spans_in_statements(
 
 def statement_origins(
     module: cst.Module, first_lines: list[int]
-) -> dict[int, tuple[int, str]] | None:
-    """id(statement) -> (the source line its generated code starts on, its indentation), for
+) -> dict[int, tuple[int, str, int]] | None:
+    """id(statement) -> (the source line its generated code starts on, its indentation, its
+    number among CPython's statements in preorder), for
     every LibCST statement, paired in preorder with CPython's first lines; None when they do not
     pair up. A statement's code starts with its leading blank and comment lines."""
-    origins: dict[int, tuple[int, str]] = {}
+    origins: dict[int, tuple[int, str, int]] = {}
     index = 0
     stack: list[tuple[cst.CSTNode, str] | int] = [(s, "") for s in reversed(module.body)]
     while stack:
@@ -105,7 +115,7 @@ def statement_origins(
         decorators = getattr(node, "decorators", ())
         if decorators:
             leading += len(decorators[0].leading_lines)
-        origins[id(node)] = (first_lines[index] - leading, indent)
+        origins[id(node)] = (first_lines[index] - leading, indent, index)
         if isinstance(node, cst.SimpleStatementLine):
             index += len(node.body)
             continue
