@@ -187,3 +187,31 @@ def test_what_only_the_compiler_refuses_is_e001(
     report = guard(".")
     assert codes(report) == [("wf.py", line, "ADK-E001")]
     assert reason in report.findings[0].call
+
+
+def test_a_long_chain_of_local_imports_is_followed_to_its_end(tmp_path: Path) -> None:
+    # Each module imports the next; the last one reads the clock. Deeper than the recursion
+    # limit allows on one stack, with the limit left as it is.
+    depth = 300
+    for i in range(depth):
+        (tmp_path / f"m{i}.py").write_text(f"from m{i + 1} import f\n")
+    (tmp_path / f"m{depth}.py").write_text("import time\n\n\ndef f():\n    return time.time()\n")
+    (tmp_path / "wf.py").write_text("from m0 import f\n__adk_workflow__ = True\nT = f()\n")
+    report = guard(["wf.py"])
+    assert codes(report) == [("wf.py", 3, "ADK-W005")]
+    assert report.errors == ()
+    assert report.findings[0].chain[-1].path == f"m{depth}.py"
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        ("def run():\n    \\\nreturn time.time()\n", 5),
+        ("if True:\n    \\\n    T = time.time()\n", 5),
+    ],
+)
+def test_a_lone_continuation_line_is_read_as_python_joins_it(
+    tmp_path: Path, body: str, line: int
+) -> None:
+    (tmp_path / "wf.py").write_text("import time\n__adk_workflow__ = True\n" + body)
+    assert codes(guard(".")) == [("wf.py", line, "ADK-W003")]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from replaylint import positions, suppressions
+from replaylint import positions, stacks, suppressions
 from replaylint.codes import RULES, Code
 from replaylint.findings import ChainLink, Finding, Span
 from replaylint.graph.callgraph import Step, UnsafeHelpers
@@ -69,30 +68,8 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
     limit is never changed: the walk, its positions and CPython's verdict all fit in the limit
     the caller has, so concurrent callers share nothing and no other thread sees a new setting.
     """
-    result: list[Outcome] = []
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            result.append(_check_candidates(list(candidates), project))
-        except BaseException as error:  # re-raised on the calling thread
-            errors.append(error)
-
-    worker = threading.Thread(target=work, name="replaylint-check", daemon=True)
-    with _STACK_LOCK:
-        previous = threading.stack_size(_STACK_BYTES)
-        try:
-            worker.start()
-        finally:
-            threading.stack_size(previous)
-    worker.join()
-    if errors:
-        raise errors[0]
-    return result[0]
-
-
-_STACK_BYTES = 256 * 1024 * 1024  # reserved address space; only the pages used are touched
-_STACK_LOCK = threading.Lock()
+    work = partial(_check_candidates, list(candidates), project)
+    return stacks.on_fresh_stack(work, 256 * stacks.MIB, "replaylint-check")
 
 
 def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project) -> Outcome:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import ast
 import io
 import re
-import sys
-import threading
 import tokenize
 import warnings
-from types import FrameType
+from functools import partial
 
 import libcst as cst
+
+from replaylint import stacks
 
 
 class ParseFailure(Exception):
@@ -35,23 +35,10 @@ def judge(source: bytes) -> list[int]:
 
     Returns the first line of every statement, in preorder (a decorator's, for a decorated
     one), which lets positions be found by generating code for one statement, not the module."""
-    if _depth() > _FRESH_DEPTH:
+    if stacks.depth() > _FRESH_DEPTH:
         # A chain of local imports loads each module inside the last: judge on a new thread,
         # where the stack is empty, rather than let our frames decide the module's verdict.
-        verdict: list[list[int] | BaseException] = []
-
-        def fresh() -> None:
-            try:
-                verdict.append(judge(source))
-            except BaseException as error:
-                verdict.append(error)
-
-        thread = threading.Thread(target=fresh, name="replaylint-judge")
-        thread.start()
-        thread.join()
-        if isinstance(verdict[0], BaseException):
-            raise verdict[0]
-        return verdict[0]
+        return stacks.on_fresh_stack(partial(judge, source), 16 * stacks.MIB, "replaylint-judge")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences are warnings, not errors
@@ -93,17 +80,10 @@ def _first_line(statement: ast.stmt) -> int:
 _FRESH_DEPTH = 40  # frames below which the judge runs where it is called
 
 
-def _depth() -> int:
-    frame: FrameType | None = sys._getframe()
-    depth = 0
-    while frame is not None:
-        frame, depth = frame.f_back, depth + 1
-    return depth
-
-
-# A backslash continuation alone on a line inside a block: CPython joins it to the next line,
-# LibCST refuses it. Removing the backslash keeps every line where it was.
-_LONE_CONTINUATION = re.compile(rb"^([ \t]*)\\(\r\n|\r|\n)", re.MULTILINE)
+# A backslash continuation alone on a line: CPython joins the next line to it (its indentation
+# is the backslash line's), LibCST refuses it. Moving that indentation onto the next line, in
+# place of its own, keeps every line where it was.
+_LONE_CONTINUATION = re.compile(rb"^([ \t]*)\\(\r\n|\r|\n)[ \t]*", re.MULTILINE)
 
 
 def parse(source: bytes) -> tuple[cst.Module, list[int]]:
@@ -157,6 +137,6 @@ def _as_cpython_reads(source: bytes) -> str:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
     except SyntaxError:
         encoding = "utf-8"
-    cleaned = _LONE_CONTINUATION.sub(rb"\2", source)
+    cleaned = _LONE_CONTINUATION.sub(rb"\2\1", source)
     text = cleaned.decode(encoding, errors="replace")
     return text[1:] if text.startswith("\ufeff") else text

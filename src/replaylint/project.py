@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 
+from replaylint import stacks
 from replaylint.config import Config
 from replaylint.graph.imports import STDLIB
 from replaylint.outcome import display_path
@@ -21,6 +23,7 @@ from replaylint.rules import CATEGORY_OF, dispatch
 
 log = logging.getLogger("replaylint")
 
+_NESTED_LOAD_DEPTH = 400  # frames; about fifty nested local imports
 _PROJECT_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
@@ -164,6 +167,11 @@ class Project:
             source = path.read_bytes()
             if len(source) > self.max_module_size:
                 raise ParseFailure(f"{len(source):,} bytes, over the max-module-size", 1)
+            if stacks.depth() > _NESTED_LOAD_DEPTH:
+                # Each local import loads its module inside the importer's walk: far down a
+                # long chain, go on from an empty stack rather than run out of recursion.
+                load = partial(self.load, path, source, name=name)
+                return stacks.on_fresh_stack(load, 64 * stacks.MIB, "replaylint-load")
             return self.load(path, source, name=name)
         except (OSError, ParseFailure) as error:
             # Its helpers' chains cannot be followed: say so (the run exits 2), check the rest.
