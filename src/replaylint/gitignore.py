@@ -7,8 +7,9 @@ from __future__ import annotations
 import logging
 import os
 import re
-import warnings
 from dataclasses import dataclass
+
+from replaylint.quiet import quiet
 
 log = logging.getLogger("replaylint")
 
@@ -72,9 +73,8 @@ def parse(text: str, source: str = ".gitignore") -> list[Rule]:
         line = line.lstrip("/")
         body = _translate(line)
         try:
-            with warnings.catch_warnings():
-                # `[[` or `--` in a class: a FutureWarning about set syntax, not a problem here.
-                warnings.simplefilter("ignore", FutureWarning)
+            # `[[` or `--` in a class: a FutureWarning about set syntax, not a problem here.
+            with quiet(FutureWarning):
                 regex = re.compile(("" if anchored else "(?:.*/)?") + body + "$")
         except re.error as error:
             log.debug("%s:%d: pattern ignored: %s", source, number, error)

@@ -13,12 +13,12 @@ import ast
 import io
 import re
 import tokenize
-import warnings
 from functools import partial
 
 import libcst as cst
 
 from replaylint import stacks
+from replaylint.quiet import quiet
 
 
 class ParseFailure(Exception):
@@ -40,8 +40,7 @@ def judge(source: bytes) -> list[int]:
         # where the stack is empty, rather than let our frames decide the module's verdict.
         return stacks.on_fresh_stack(partial(judge, source), 16 * stacks.MIB, "replaylint-judge")
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # invalid escape sequences are warnings, not errors
+        with quiet():  # invalid escape sequences are warnings, not errors
             # Compiled from the bytes, exactly as an import compiles them (compiling the Python
             # AST object is stricter on deep nesting): the compiler's own refusals, `return`
             # outside a function or more than 20 nested blocks, come after parsing. The code
@@ -63,8 +62,7 @@ def _statement_lines(source: bytes) -> list[int]:
     """Every statement's first line from CPython's tree (empty when building the Python tree
     is deeper than compiling was: positions then come from the whole module)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with quiet():
             return _first_lines(ast.parse(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
