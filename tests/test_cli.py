@@ -206,3 +206,23 @@ def test_python_dash_m_runs_the_cli(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert done.stdout.startswith("wf.py:7: ADK-W003")
+
+
+def test_an_internal_error_outside_any_file_is_one_line_and_exit_2(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "wf.py").write_text(UNSAFE)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the suppressions pass broke")
+
+    monkeypatch.setattr("replaylint.api.report_from", broken)
+    for flags in ([], ["--exit-zero"]):
+        result = runner.invoke(cli, ["check", *flags, "wf.py"])
+        assert result.exit_code == 2
+        assert (
+            result.stderr
+            == "replaylint: error: internal error: RuntimeError: the suppressions pass broke\n"
+        )
+    debug = runner.invoke(cli, ["check", "--debug", "wf.py"])
+    assert debug.exit_code == 2 and "Traceback" in debug.stderr

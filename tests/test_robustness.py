@@ -215,3 +215,24 @@ def test_a_lone_continuation_line_is_read_as_python_joins_it(
 ) -> None:
     (tmp_path / "wf.py").write_text("import time\n__adk_workflow__ = True\n" + body)
     assert codes(guard(".")) == [("wf.py", line, "ADK-W003")]
+
+
+def test_an_internal_error_in_one_file_names_it_and_the_others_are_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replaylint.resolve.evaluator import Evaluator
+
+    walk = Evaluator.run
+
+    def run(self: Evaluator) -> None:
+        if self.m.display == "bad.py":
+            raise KeyError("a bug of ours")
+        walk(self)
+
+    monkeypatch.setattr(Evaluator, "run", run)
+    (tmp_path / "bad.py").write_text(UNSAFE)
+    (tmp_path / "good.py").write_text(UNSAFE)
+    report = guard(".")
+    assert codes(report) == [("good.py", 6, "ADK-W003")]
+    assert report.errors == ("bad.py: internal error: KeyError: 'a bug of ours'",)
+    assert report.exit_code == 2

@@ -93,8 +93,15 @@ def check(
     stdin = None
     if "-" in paths:
         stdin = (stdin_filename or "<stdin>", sys.stdin.buffer.read())
-    outcome = run([p for p in paths if p != "-"], stdin=stdin, config=config)
-    report = report_from(outcome, selected, ignored, config)
+    try:
+        outcome = run([p for p in paths if p != "-"], stdin=stdin, config=config)
+        report = report_from(outcome, selected, ignored, config)
+    except Exception as error:  # a bug of ours outside any one file: one line, exit 2, never 1
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        _usage_error(f"internal error: {type(error).__name__}: {error}")
     for line in report.errors:
         click.echo(f"replaylint: error: {line}", err=True)
     click.echo(REPORTERS[output_format](report), nl=False)
