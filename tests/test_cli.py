@@ -216,7 +216,7 @@ def test_an_internal_error_outside_any_file_is_one_line_and_exit_2(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the suppressions pass broke")
 
-    monkeypatch.setattr("replaylint.api.report_from", broken)
+    monkeypatch.setattr("replaylint.selection.report_from", broken)
     for flags in ([], ["--exit-zero"]):
         result = runner.invoke(cli, ["check", *flags, "wf.py"])
         assert result.exit_code == 2

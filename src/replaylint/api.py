@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replaylint.codes import Code, matches_prefix
-from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, discover
-from replaylint.discovery import printable, python_files
-from replaylint.findings import Finding
+from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
+from replaylint.discovery import DEFAULT_EXCLUDES, excluded, printable, python_files
 from replaylint.outcome import Outcome, display_path
 from replaylint.prefilter import import_pattern, is_candidate, scan
 from replaylint.report import ReplayReport
+from replaylint.selection import Selection, report_from
 
 if TYPE_CHECKING:
     from replaylint.project import Project
@@ -49,125 +46,84 @@ def run(
     stdin: tuple[str, bytes] | None = None,
     project: Project | None = None,
     config: Config | None = None,
+    resolver: Resolver | None = None,
 ) -> Outcome:
     """Discovery, the byte prefilter, then the engine for the candidates only.
 
-    The engine (and LibCST with it) is imported only when some file passes the prefilter, so a
-    tree with no workflow module costs a walk and a read per file.
+    Each file is checked with the settings that apply to it (`resolver`; `config` applies to
+    every file instead): files are grouped by those settings and each group is one engine run,
+    so one service's settings never reach another's files. The engine (and LibCST with it) is
+    imported only when some file passes the prefilter, so a tree with no workflow module costs
+    a walk and a read per file.
     """
-    config = config or Config()
-    needles, imports = needles_for(config)
-    exclude = (config.exclude or ()) + config.extend_exclude
-    files, errors = (
-        python_files(
-            paths,
-            exclude=exclude,
-            default_excludes=config.exclude is None,
-            respect_gitignore=config.respect_gitignore,
-            base=config.base if config.sources else None,
+    resolver = resolver or Resolver(explicit=config)
+    groups: dict[int, tuple[Config, list[str]]] = {}
+    errors: list[str] = []
+    seen: set[str] = set()
+    for path in paths:
+        top = resolver.for_path(path)
+        files, problems = python_files(
+            [path],
+            exclude=(top.exclude or ()) + top.extend_exclude,
+            default_excludes=top.exclude is None,
+            respect_gitignore=top.respect_gitignore,
+            base=top.base if top.sources else None,
         )
-        if paths
-        else ([], [])
-    )
-    count, found, unreadable = scan(files, needles, imports)
-    candidates = [(path, display_path(path), data) for path, data in found]
+        errors.extend(problems)
+        for file in files:
+            key = os.path.realpath(file)
+            if key in seen:
+                continue
+            seen.add(key)
+            own = resolver.for_path(file)
+            if own is not top and file != path and _excluded(file, own):
+                continue  # a nested configuration excludes it
+            groups.setdefault(id(own), (own, []))[1].append(file)
+    outcome = Outcome()
+    for own, files in groups.values():
+        needles, imports = needles_for(own)
+        count, found, unreadable = scan(files, needles, imports)
+        outcome.files += count
+        errors.extend(f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable)
+        candidates = [(p, display_path(p), data) for p, data in found]
+        _merge(outcome, _check(candidates, project, own))
     if stdin is not None:
-        count += 1
         name, data = stdin
+        own = resolver.for_path(name)
+        needles, imports = needles_for(own)
+        outcome.files += 1
         if is_candidate(data, needles, imports):
-            candidates.append((name, printable(name.replace(os.sep, "/")), data))
-    if candidates:
-        from replaylint.engine import check_candidates
-        from replaylint.project import project_for
-
-        outcome = check_candidates(candidates, project or project_for(config))
-    else:
-        outcome = Outcome()
-    outcome.files = count
-    outcome.errors = [
-        *errors,
-        *(f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable),
-        *outcome.errors,  # internal errors of the engine, one line per file
-    ]
+            shown = printable(name.replace(os.sep, "/"))
+            _merge(outcome, _check([(name, shown, data)], project, own))
+    outcome.errors = [*errors, *outcome.errors]  # the engine's are one line per file too
     return outcome
 
 
-def _selected(code: Code, select: Sequence[str] | None, ignore: Sequence[str] | None) -> bool:
-    if select and not any(matches_prefix(code, s) for s in select):
-        return False
-    if ignore and any(matches_prefix(code, s) for s in ignore):
-        return False
-    return True
+def _excluded(path: str, config: Config) -> bool:
+    names = DEFAULT_EXCLUDES if config.exclude is None else frozenset()
+    return excluded(path, config.base, (config.exclude or ()) + config.extend_exclude, names)
 
 
-def _per_file_ignored(finding: Finding, config: Config | None) -> bool:
-    if config is None or not config.per_file_ignores:
-        return False
-    relative = os.path.relpath(os.path.abspath(finding.path), config.base).replace(os.sep, "/")
-    for glob, codes in config.per_file_ignores.items():
-        if fnmatch.fnmatch(finding.path, glob) or fnmatch.fnmatch(relative, glob):
-            if any(matches_prefix(finding.code, c) for c in codes):
-                return True
-    return False
+def _check(
+    candidates: list[tuple[str, str, bytes]], project: Project | None, config: Config
+) -> Outcome:
+    if not candidates:
+        return Outcome()
+    from replaylint.engine import check_candidates
+    from replaylint.project import project_for
+
+    return check_candidates(candidates, project or project_for(config))
 
 
-def _suppress(
-    findings: list[Finding],
-    outcome: Outcome,
-    select: Sequence[str] | None,
-    ignore: Sequence[str] | None,
-    config: Config | None,
-) -> list[Finding]:
-    """Apply each module's ignore comments, in one place, after every finding exists. A code
-    that is not enabled for a file (by select/ignore or per-file-ignores) is never "unused"."""
-    from replaylint import suppressions
-    from replaylint.findings import Span
-
-    by_path: dict[str, list[Finding]] = {}
-    for finding in findings:
-        by_path.setdefault(finding.path, []).append(finding)
-    result: list[Finding] = []
-    for path in set(by_path) | set(outcome.directives):
-
-        def enabled(code: Code, path: str = path) -> bool:
-            probe = Finding(code, path, Span(1, 0, 1, 0), "", "")
-            return _selected(code, select, ignore) and not _per_file_ignored(probe, config)
-
-        kept = suppressions.apply(
-            by_path.get(path, []), outcome.directives.get(path, []), path, enabled
-        )
-        result.extend(f for f in kept if f.code not in (Code.S001, Code.S002) or enabled(f.code))
-    return result
-
-
-def report_from(
-    outcome: Outcome,
-    select: Sequence[str] | None = None,
-    ignore: Sequence[str] | None = None,
-    config: Config | None = None,
-) -> ReplayReport:
-    if config is not None:
-        select = select or config.select
-        ignore = [*config.ignore, *(ignore or ())]
-    findings = [
-        f
-        for f in outcome.findings
-        if _selected(f.code, select, ignore) and not _per_file_ignored(f, config)
-    ]
-    if outcome.directives:
-        findings = _suppress(findings, outcome, select, ignore, config)
-    findings.sort(key=Finding.sort_key)
-    modules = tuple(sorted(outcome.modules, key=lambda m: m.path))
-    return ReplayReport(tuple(findings), modules, outcome.files, tuple(outcome.errors))
-
-
-def config_folder(paths: list[str]) -> Path | None:
-    """The folder the checked paths share, where the configuration search starts."""
-    real = [p for p in paths if p != "-" and os.path.exists(p)]
-    if not real:
-        return None
-    common = os.path.commonpath([os.path.abspath(p) for p in real])
-    return Path(common if os.path.isdir(common) else os.path.dirname(common))
+def _merge(into: Outcome, part: Outcome) -> None:
+    """One run's outcome into the whole: a helper two groups reach is reported once."""
+    seen = {(f.path, f.span, f.code, f.call) for f in into.findings}
+    into.findings.extend(f for f in part.findings if (f.path, f.span, f.code, f.call) not in seen)
+    known = {m.path for m in into.modules}
+    into.modules.extend(m for m in part.modules if m.path not in known)
+    for path, directives in part.directives.items():
+        into.directives.setdefault(path, directives)
+    into.errors.extend(e for e in part.errors if e not in into.errors)
 
 
 def guard(
@@ -180,16 +136,14 @@ def guard(
 ) -> ReplayReport:
     """Check files and directories; the CI step returns report.exit_code and prints report.summary().
 
-    Settings come from `config` when given, else from the nearest `[tool.replaylint]` above the
-    checked paths, as on the command line (pass `Config()` for the defaults).
+    Each file's settings come from the nearest `[tool.replaylint]` above it, as on the command
+    line, unless `config` is given for all of them (pass `Config()` for the defaults).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    names = [os.fspath(p) for p in paths]
-    if config is None:
-        config = discover(config_folder(names))
-    outcome = run(names, project=project, config=config)
-    return report_from(outcome, select, ignore, config)
+    resolver = Resolver(explicit=config)
+    outcome = run([os.fspath(p) for p in paths], project=project, resolver=resolver)
+    return report_from(outcome, Selection(resolver, select or (), ignore or ()))
 
 
 def guard_source(
@@ -204,8 +158,6 @@ def guard_source(
     """Check one module given as text, named `source` (a path: local imports resolve beside it,
     and settings come from the nearest `[tool.replaylint]` above it unless `config` is given)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    if config is None:
-        folder = os.path.dirname(os.path.abspath(source))
-        config = discover(Path(folder)) if os.path.isdir(folder) else Config()
-    outcome = run([], stdin=(source, data), project=project, config=config)
-    return report_from(outcome, select, ignore, config)
+    resolver = Resolver(explicit=config)
+    outcome = run([], stdin=(source, data), project=project, resolver=resolver)
+    return report_from(outcome, Selection(resolver, select or (), ignore or ()))

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from replaylint.codes import is_known_selector, parse_code
 from replaylint.version import __version__
+
+if TYPE_CHECKING:
+    from replaylint.config import Resolver
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -49,12 +54,17 @@ def cli() -> None:
 @click.option("--debug", is_flag=True, help="Log each analysis decision to stderr.")
 @click.option(
     "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Read settings from this file instead of the nearest pyproject.toml.",
+    "config_options",
+    multiple=True,
+    metavar="FILE | KEY=VALUE",
+    help="A settings file to use instead of each file's nearest one, or a `key = value` "
+    "override (TOML) applied on top of them; repeatable.",
 )
-@click.option("--show-config", is_flag=True, help="Print the resolved settings and exit.")
+@click.option(
+    "--show-config",
+    is_flag=True,
+    help="Print the settings that apply to the first PATH (default: this folder) and exit.",
+)
 def check(
     paths: tuple[str, ...],
     output_format: str,
@@ -63,24 +73,23 @@ def check(
     stdin_filename: str | None,
     exit_zero: bool,
     debug: bool,
-    config_path: str | None,
+    config_options: tuple[str, ...],
     show_config: bool,
 ) -> None:
     """Check PATHS (default: the current directory); `-` reads a module from stdin."""
-    from pathlib import Path
-
-    from replaylint.api import config_folder, report_from, run
-    from replaylint.config import ConfigError, discover, load
+    from replaylint.api import run
+    from replaylint.config import ConfigError
     from replaylint.reporters import REPORTERS
+    from replaylint.selection import Selection, report_from
 
     try:
-        config = load(Path(config_path)) if config_path else discover(config_folder(list(paths)))
+        resolver = _resolver(config_options)
+        if show_config:
+            first = next((p for p in paths if p != "-"), stdin_filename or ".")
+            click.echo(resolver.for_path(first).show(), nl=False)
+            return
     except ConfigError as error:
-        click.echo(f"replaylint: error: {error}", err=True)
-        sys.exit(2)
-    if show_config:
-        click.echo(config.show(), nl=False)
-        return
+        _usage_error(str(error))
 
     if debug:
         import logging
@@ -94,8 +103,10 @@ def check(
     if "-" in paths:
         stdin = (stdin_filename or "<stdin>", sys.stdin.buffer.read())
     try:
-        outcome = run([p for p in paths if p != "-"], stdin=stdin, config=config)
-        report = report_from(outcome, selected, ignored, config)
+        outcome = run([p for p in paths if p != "-"], stdin=stdin, resolver=resolver)
+        report = report_from(outcome, Selection(resolver, selected, ignored))
+    except ConfigError as error:  # a file's own settings are read when it is reached
+        _usage_error(str(error))
     except Exception as error:  # a bug of ours outside any one file: one line, exit 2, never 1
         if debug:
             import traceback
@@ -107,6 +118,24 @@ def check(
     click.echo(REPORTERS[output_format](report), nl=False)
     code = report.exit_code
     sys.exit(0 if exit_zero and code == 1 else code)
+
+
+def _resolver(options: tuple[str, ...]) -> Resolver:
+    """`--config FILE` replaces every file's settings; `--config KEY=VALUE` overrides them."""
+    from pathlib import Path
+
+    from replaylint.config import ConfigError, Resolver, load, parse_override
+
+    explicit = None
+    overrides: dict[str, object] = {}
+    for option in options:
+        if "=" in option and not os.path.exists(option):
+            overrides.update(parse_override(option))
+        elif explicit is None:
+            explicit = load(Path(option))
+        else:
+            raise ConfigError(f"--config {option}: only one settings file can be given")
+    return Resolver(explicit=explicit, overrides=overrides)
 
 
 @cli.command()

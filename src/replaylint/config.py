@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
@@ -36,7 +37,9 @@ class ConfigError(Exception):
 @dataclass(frozen=True)
 class Config:
     select: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    extend_ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] | None = None  # None: the default exclusions
     extend_exclude: tuple[str, ...] = ()
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -52,6 +55,9 @@ class Config:
     # `replaylint replay`: Temporal workflow classes ("pkg.module:Class", or a module for all of
     # its classes) that histories exported from Temporal are replayed against.
     replay_workflows: tuple[str, ...] = ()
+    # Import roots, relative to the configuration's folder (default: that folder and its src/).
+    src: tuple[str, ...] = ()
+    follow: tuple[str, ...] = ()  # installed packages whose code is read and followed (astroid)
     root: bool = False
     sources: tuple[str, ...] = ()  # the files the settings came from, nearest first
     base: str = "."  # directory that per-file-ignores and exclude globs are relative to
@@ -79,7 +85,9 @@ class Config:
 # key -> (kind, field name); kinds are checked by _validate.
 _KEYS: dict[str, str] = {
     "select": "codes",
+    "extend-select": "codes",
     "ignore": "codes",
+    "extend-ignore": "codes",
     "exclude": "strings",
     "extend-exclude": "strings",
     "per-file-ignores": "per-file",
@@ -91,6 +99,8 @@ _KEYS: dict[str, str] = {
     "respect-gitignore": "bool",
     "max-module-size": "size",
     "replay-workflows": "strings",
+    "src": "strings",
+    "follow": "strings",
     "root": "bool",
 }
 
@@ -239,25 +249,90 @@ def load(path: Path) -> Config:
 
 
 def discover(start: Path | None = None) -> Config:
-    """The settings for a run started in `start`: nearest pyproject.toml first, farther ones
-    filling in the keys it does not set, until one says `root = true`."""
-    directory = (start or Path.cwd()).resolve()
-    merged: dict[str, Any] = {}
-    sources: list[str] = []
-    base: str | None = None
-    for folder in [directory, *directory.parents]:
-        candidate = folder / "pyproject.toml"
+    """The settings for a run started in `start`: nearest configuration first, farther ones
+    filling in the keys it does not set, until one says `root = true` or the repository root."""
+    return Resolver().for_folder((start or Path.cwd()).resolve())
+
+
+_REPOSITORY_MARKERS = (".git", ".hg")
+
+
+class Resolver:
+    """The settings that apply to each file, as ruff finds them: the nearest folder with a
+    `replaylint.toml` or a `pyproject.toml` holding `[tool.replaylint]`, farther ones filling
+    in what it leaves out, up to the repository root or `root = true`; then the command line's
+    `--config KEY=VALUE` overrides. Each folder is resolved once per run.
+
+    `explicit` (`--config FILE`, or a Config given to the API) applies to every file instead.
+    """
+
+    def __init__(self, explicit: Config | None = None, overrides: dict[str, Any] | None = None):
+        self._explicit = explicit
+        self._overrides = overrides or {}
+        self._layers: dict[Path, tuple[dict[str, Any], tuple[str, ...], str | None]] = {}
+        self._configs: dict[Path, Config] = {}
+
+    def for_path(self, path: str) -> Config:
+        """The settings of a file, or of a folder's own files."""
+        absolute = Path(os.path.abspath(path))
+        return self.for_folder(absolute if absolute.is_dir() else absolute.parent)
+
+    def for_folder(self, folder: Path) -> Config:
+        config = self._configs.get(folder)
+        if config is None:
+            if self._explicit is not None:
+                config = self._explicit
+            else:
+                values, sources, base = self._layer(folder)
+                config = Config(**values, sources=sources, base=base or str(folder))
+            if self._overrides:
+                config = dataclasses.replace(config, **self._overrides)
+            self._configs[folder] = config
+        return config
+
+    def _layer(self, folder: Path) -> tuple[dict[str, Any], tuple[str, ...], str | None]:
+        """(merged settings, their files nearest first, the nearest file's folder) of a folder."""
+        found = self._layers.get(folder)
+        if found is not None:
+            return found
+        own, source = _own_settings(folder)
+        values: dict[str, Any] = dict(own or {})
+        sources: tuple[str, ...] = (source,) if source else ()
+        base = str(folder) if source else None
+        stop = bool(values.get("root")) or any(
+            (folder / marker).exists() for marker in _REPOSITORY_MARKERS
+        )
+        if not stop and folder.parent != folder:
+            farther, farther_sources, farther_base = self._layer(folder.parent)
+            values = {**farther, **values}
+            sources += farther_sources
+            base = base or farther_base
+        found = self._layers[folder] = (values, sources, base)
+        return found
+
+
+def _own_settings(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """The validated settings a folder's own file holds (replaylint.toml before pyproject.toml)."""
+    for name, required in (("replaylint.toml", False), ("pyproject.toml", True)):
+        candidate = folder / name
         if not _present(candidate):
             continue
-        table = _read(candidate, require_tool_table=True)
-        if table is None:
-            continue
-        values = _validate(printable(str(candidate)), table)
-        for key, value in values.items():
-            merged.setdefault(key, value)
-        sources.append(str(candidate))
-        if base is None:
-            base = str(folder)
-        if values.get("root"):
-            break
-    return Config(**merged, sources=tuple(sources), base=base or str(directory))
+        table = _read(candidate, require_tool_table=required)
+        if table is not None:
+            return _validate(printable(str(candidate)), table), str(candidate)
+    return None, None
+
+
+def parse_override(text: str) -> dict[str, Any]:
+    """`--config "ignore = ['ADK-W003']"`: one TOML `key = value` pair, validated like a file's."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on 3.10 only
+        import tomli as tomllib
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(
+            f"--config {text!r}: not a file, nor a TOML key = value: {error}"
+        ) from None
+    return _validate(f"--config {text!r}", table)

@@ -283,3 +283,19 @@ def _matches(root: str, path: str, name: str, patterns: tuple[str, ...]) -> bool
         or fnmatch.fnmatch(relative, p.rstrip("/") + "/*")
         for p in patterns
     )
+
+
+def excluded(path: str, base: str, patterns: tuple[str, ...], names: frozenset[str]) -> bool:
+    """Would a walk from `base` skip `path`: an excluded name or glob on it or a folder above it?"""
+    absolute = os.path.abspath(path)
+    relative = os.path.relpath(absolute, base)
+    if relative.startswith(".."):
+        return False
+    parts = relative.split(os.sep)
+    for depth in range(1, len(parts) + 1):
+        name = parts[depth - 1]
+        if name in names:
+            return True
+        if patterns and _matches(base, os.path.join(base, *parts[:depth]), name, patterns):
+            return True
+    return False
