@@ -74,7 +74,13 @@ def test_json_format(runner: CliRunner, tmp_path: Path) -> None:
     data = json.loads(result.output)
     assert data["schema"] == "replaylint/findings@1"
     assert data["tool"]["name"] == "replaylint"
-    assert data["summary"] == {"files": 1, "workflow_modules": 1, "findings": 1, "exit_code": 1}
+    assert data["summary"] == {
+        "files": 1,
+        "workflow_modules": 1,
+        "findings": 1,
+        "exit_code": 1,
+        "unresolved_imports": 0,
+    }
     assert data["findings"] == [
         {
             "path": "wf.py",

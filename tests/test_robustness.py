@@ -154,16 +154,17 @@ def test_concurrent_calls_match_serial_ones_and_leave_no_setting_changed() -> No
     deep = UNSAFE + "X = (1\n" + "".join(" + 1\n" for _ in range(900)) + ")\n"
     serial = codes(guard_source(deep, source="wf.py"))
     before = (sys.getrecursionlimit(), threading.stack_size())
-    results: list = []
+    reports: list = []
     threads = [
-        threading.Thread(target=lambda: results.append(codes(guard_source(deep, source="wf.py"))))
+        threading.Thread(target=lambda: reports.append(guard_source(deep, source="wf.py")))
         for _ in range(4)
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert results == [serial] * 4 and serial == [("wf.py", 6, "ADK-W003")]
+    assert [codes(r) for r in reports] == [serial] * 4, [r.errors for r in reports]
+    assert serial == [("wf.py", 6, "ADK-W003")]
     assert (sys.getrecursionlimit(), threading.stack_size()) == before
 
 

@@ -17,6 +17,7 @@ import tokenize
 
 import libcst as cst
 
+from replaylint import pyast
 from replaylint.findings import Span
 
 _KINDS: dict[type[cst.CSTNode], type[ast.AST]] = {
@@ -35,7 +36,7 @@ def locate(
     if any(type(node) not in _KINDS for node in wanted):
         return None
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     count = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1

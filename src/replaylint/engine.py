@@ -147,7 +147,9 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
                 outcome.directives[module.display] = directives
     for module in workflow_modules:
         coverage = classify(module, per_module[id(module)] > 0)
-        outcome.modules.append(ModuleResult(module.display, coverage.coverage, coverage.identity))
+        outcome.modules.append(
+            ModuleResult(module.display, coverage.coverage, coverage.identity, coverage.missing)
+        )
     return outcome
 
 

@@ -56,6 +56,7 @@ class ModuleResult:
     path: str
     coverage: str
     identity: str
+    unresolved_imports: int = 0  # imports of project modules that are not there
 
 
 class Report(Protocol):

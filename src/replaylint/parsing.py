@@ -17,7 +17,7 @@ from functools import partial
 
 import libcst as cst
 
-from replaylint import stacks
+from replaylint import pyast, stacks
 from replaylint.quiet import quiet
 
 
@@ -63,7 +63,7 @@ def _statement_lines(source: bytes) -> list[int]:
     is deeper than compiling was: positions then come from the whole module)."""
     try:
         with quiet():
-            return _first_lines(ast.parse(source))
+            return _first_lines(pyast.parse(source))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from replaylint import stacks
 from replaylint.config import Config
-from replaylint.graph.imports import STDLIB
 from replaylint.outcome import display_path
 from replaylint.parsing import ParseFailure, parse
 from replaylint.resolve.catalog import Catalog, default_catalog
@@ -19,12 +18,12 @@ from replaylint.resolve.facts import FactSink
 from replaylint.resolve.frameworks import Frameworks
 from replaylint.resolve.model import FunctionInfo, ModuleInfo
 from replaylint.resolve.workflows import MARKER, is_marked
+from replaylint.roots import Roots, never_local
 from replaylint.rules import CATEGORY_OF, dispatch
 
 log = logging.getLogger("replaylint")
 
 _NESTED_LOAD_DEPTH = 400  # frames; about fifty nested local imports
-_PROJECT_ROOT_FILES = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
 
 
 class Project:
@@ -39,6 +38,7 @@ class Project:
         frameworks: Frameworks | None = None,
         sink: FactSink | None = None,
         max_module_size: int = Config.max_module_size,
+        roots: Roots | None = None,
     ) -> None:
         self.max_module_size = max_module_size
         self.failed_helpers: list[str] = []  # local modules a workflow imports that cannot be read
@@ -49,8 +49,7 @@ class Project:
         self.extra_activities = set(activity_decorators)
         self.safe = safe
         self.modules: dict[Path, ModuleInfo | None] = {}
-        self._roots: dict[Path, list[Path]] = {}
-        self._found: dict[tuple[Path, str], Path | None] = {}
+        self.roots = roots or Roots()
 
     # ------------------------------------------------------------------ loading
 
@@ -66,7 +65,7 @@ class Project:
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),
-            name=name or self._module_name(key),
+            name=name or self.roots.module_name(key),
             source=source,
             tree=tree,
             marked=is_marked(tree, self.markers),
@@ -85,14 +84,6 @@ class Project:
         if key in self.modules:
             self.modules[key] = None
 
-    def _module_name(self, path: Path) -> str:
-        parts = [path.stem] if path.stem != "__init__" else []
-        directory = path.parent
-        while (directory / "__init__.py").exists() and directory.parent != directory:
-            parts.append(directory.name)
-            directory = directory.parent
-        return ".".join(reversed(parts)) or path.stem
-
     # ------------------------------------------------------------------ local imports
 
     def absolute_name(self, name: str, level: int, importer: ModuleInfo) -> str:
@@ -104,59 +95,34 @@ class Project:
         package = package[: len(package) - (level - 1)] if level > 1 else package
         return ".".join([*package, name] if name else package)
 
-    def _search_roots(self, directory: Path) -> list[Path]:
-        roots = self._roots.get(directory)
-        if roots is None:
-            roots = []
-            current = directory
-            for _ in range(8):
-                roots.append(current)
-                if (current / "src").is_dir():
-                    roots.append(current / "src")
-                if any((current / marker).exists() for marker in _PROJECT_ROOT_FILES):
-                    break
-                if current.parent == current:
-                    break
-                current = current.parent
-            self._roots[directory] = roots
-        return roots
-
-    def _find_file(self, base: Path, parts: list[str]) -> Path | None:
-        key = (base, ".".join(parts))
-        if key in self._found:
-            return self._found[key]
-        found = None
-        stem = base.joinpath(*parts) if parts else base
-        for candidate in (
-            stem.with_name(stem.name + ".py") if parts else None,
-            stem / "__init__.py",
-        ):
-            if candidate is not None and candidate.is_file():
-                found = candidate
-                break
-        self._found[key] = found
-        return found
-
     def resolve_module(self, name: str, level: int, importer: ModuleInfo) -> ModuleInfo | None:
         """The local module a dotted import names, read and walked; None when it is not local."""
         parts = [p for p in name.split(".") if p]
         if level == 0:
-            if not parts or parts[0] in STDLIB or parts[0] == "replaylint":
+            if not parts or never_local(name):
                 return None
-            bases = self._search_roots(importer.path.parent)
+            bases = self.roots.for_folder(importer.path.parent)
         else:
+            if never_local(self.absolute_name(name, level, importer)):
+                return None  # the framework's own source importing itself: its APIs, not helpers
             base = importer.path.parent
             for _ in range(level - 1):
                 base = base.parent
             bases = [base]
         for base in bases:
-            found = self._find_file(base, parts)
+            found = self.roots.find(base, parts)
             if found is None:
                 continue
             if found.resolve() == importer.path:
                 return None
             module_name = self.absolute_name(name, level, importer) if level else name
             return self._load_local(found, module_name)
+        if level:
+            log.debug(
+                "%s: %s cannot be resolved: the module is not there (coverage unproven)",
+                importer.display,
+                "." * level + name,
+            )
         return None
 
     def _load_local(self, path: Path, name: str) -> ModuleInfo | None:
@@ -212,4 +178,5 @@ def project_for(config: Config) -> Project:
         safe=frozenset(config.safe),
         frameworks=Frameworks(config.frameworks),
         max_module_size=config.max_module_size,
+        roots=Roots(tuple(Path(config.base, root).resolve() for root in config.src)),
     )

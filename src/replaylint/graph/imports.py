@@ -8,19 +8,23 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
+from replaylint.config import PRESET_PACKAGES
 from replaylint.resolve.model import ImportEdge, ModuleInfo
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 RUNTIME = "replaylint.workflows"
+# A preset framework's own package is never the project's, even inside its own repository.
+FRAMEWORK_TOPS = frozenset(p.split(".")[0] for ps in PRESET_PACKAGES.values() for p in ps)
 
 
 @dataclass(frozen=True)
 class Coverage:
     coverage: str  # "unproven", "entry-only" or "self-contained-static"
     identity: str  # "sha256:<hex>"
-    edges: tuple[
-        tuple[str, str], ...
-    ]  # (module, kind), kinds: stdlib runtime local distribution dynamic unresolved
+    # (module, kind): stdlib runtime local distribution dynamic unresolved, or missing (a
+    # relative import of a project module that is not there)
+    edges: tuple[tuple[str, str], ...]
+    missing: int = 0
 
 
 @cache
@@ -42,6 +46,8 @@ def edge_kind(edge: ImportEdge) -> str:
     top = name.split(".")[0]
     if name == RUNTIME or name.startswith(RUNTIME + "."):
         return "runtime"
+    if edge.relative and top not in FRAMEWORK_TOPS:
+        return "missing"  # a module of the project that is not there: what it runs is unknown
     if not name or name.startswith("."):
         return "unresolved"
     if top in STDLIB:
@@ -73,14 +79,17 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
             edges.append((edge.module or "<dynamic>", kind))
     kinds = {kind for _, kind in edges}
     unfoldable = any(module.dynamic_accesses for module in modules)
-    if has_findings or "dynamic" in kinds or unfoldable:
+    if has_findings or kinds & {"dynamic", "missing"} or unfoldable:
         coverage = "unproven"
     elif kinds & {"distribution", "unresolved"}:
         coverage = "entry-only"
     else:
         coverage = "self-contained-static"
+    # Module names and bytes only: the same project gives the same identity wherever it is
+    # checked from (a display path would change with the working directory).
     digest = hashlib.sha256()
-    for module in sorted(modules, key=lambda m: m.display):
-        digest.update(module.display.encode() + b"\0")
+    for module in sorted(modules, key=lambda m: (m.name, m.display)):
+        digest.update(module.name.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(hashlib.sha256(module.source).digest())
-    return Coverage(coverage, "sha256:" + digest.hexdigest(), tuple(sorted(set(edges))))
+    missing = sum(1 for _, kind in edges if kind == "missing")
+    return Coverage(coverage, "sha256:" + digest.hexdigest(), tuple(sorted(set(edges))), missing)

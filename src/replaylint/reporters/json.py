@@ -22,6 +22,7 @@ def as_dict(report: Report) -> dict:
             "workflow_modules": report.workflow_modules,
             "findings": len(report.findings),
             "exit_code": report.exit_code,
+            "unresolved_imports": sum(m.unresolved_imports for m in report.modules),
         },
         "findings": [
             {

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from replaylint import pyast
 from replaylint.resolve import folds
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope
@@ -279,7 +280,7 @@ class Definitions(Walker):
             found = self.annotation_value(node.left)
             return found if found is not UNKNOWN else self.annotation_value(node.right)
         if isinstance(node, cst.SimpleString):
-            text = node.evaluated_value
+            text = pyast.evaluated(node)
             if isinstance(text, str):
                 try:
                     return self.annotation_value(cst.parse_expression(text))

@@ -6,6 +6,7 @@ from typing import Any
 
 import libcst as cst
 
+from replaylint import pyast
 from replaylint.resolve.values import UNKNOWN, Const, Seq, Value
 
 # str methods that map constant strings to constant strings, so `"TIME".lower()` folds.
@@ -31,10 +32,10 @@ _STR_METHODS = frozenset(
 def literal(node: cst.BaseExpression) -> Value:
     """The value of a literal node, or UNKNOWN when it is not one."""
     if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-        value = node.evaluated_value
+        value = pyast.evaluated(node)
         return Const(value) if value is not None else UNKNOWN
     if isinstance(node, (cst.Integer, cst.Float)):
-        return Const(node.evaluated_value)
+        return Const(pyast.evaluated(node))
     return UNKNOWN
 
 

@@ -39,7 +39,7 @@ class Imports(Walker):
             return
         absolute = self.project.absolute_name(name or "", level, self.m)
         local = self.project.resolve_module(name or "", level, self.m) if (name or level) else None
-        self._edge(ImportEdge(absolute, node, local))
+        self._edge(ImportEdge(absolute, node, local, relative=level > 0))
         if isinstance(node.names, cst.ImportStar):
             self._import_star(node, absolute, local)
             return

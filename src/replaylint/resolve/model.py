@@ -47,6 +47,7 @@ class ImportEdge:
     node: cst.CSTNode
     local: ModuleInfo | None = None
     dynamic: bool = False
+    relative: bool = False  # `from . import x`: local by definition, so unresolved means missing
 
 
 @dataclass(eq=False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
+from replaylint import pyast
+
 MARKER = "__adk_workflow__"
 
 
@@ -11,7 +13,7 @@ def _is_true_literal(node: cst.BaseExpression | None) -> bool:
     if isinstance(node, cst.Name):
         return node.value == "True"
     if isinstance(node, cst.Integer):
-        return node.evaluated_value != 0
+        return pyast.evaluated(node) != 0
     return False
 
 
@@ -50,7 +52,7 @@ def is_main_guard(test: cst.BaseExpression) -> bool:
     sides = (test.left, target.comparator)
     names = [s for s in sides if isinstance(s, cst.Name) and s.value == "__name__"]
     strings = [
-        s for s in sides if isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__"
+        s for s in sides if isinstance(s, cst.SimpleString) and pyast.evaluated(s) == "__main__"
     ]
     return bool(names) and bool(strings)
 
