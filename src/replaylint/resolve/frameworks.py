@@ -57,6 +57,10 @@ TEMPORAL = Preset(
         r"temporalio\.workflow\.(execute|start)_(local_)?activity(_method|_class)?",
         r"temporalio\.workflow\.(execute|start)_child_workflow",
         r"temporalio\.workflow\.(execute|start)_update_with_start_workflow",
+        # A Nexus operation runs in its handler's worker, a workflow method named to an external
+        # handle is only its type: the reference handed over is never run inline.
+        r"temporalio\.workflow\.(create_nexus_client\(\)|NexusClient\(\))\.(execute|start)_operation",
+        r"temporalio\.workflow\.get_external_workflow_handle(_for)?",
         # Agent integrations hand an activity to the model as a tool: it runs as an activity.
         r"temporalio\.contrib\.(?:\w+\.)*(activity_as_tool|activity_tool|nexus_operation_as_tool)",
     ),
