@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import importlib.util
 import sys
 from dataclasses import dataclass
@@ -10,6 +11,8 @@ from functools import cache
 
 from replaylint.config import PRESET_PACKAGES
 from replaylint.resolve.model import ImportEdge, ModuleInfo
+
+log = logging.getLogger("replaylint")
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 RUNTIME = "replaylint.workflows"
@@ -77,6 +80,12 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
         for edge in module.imports:
             kind = edge_kind(edge)
             edges.append((edge.module or "<dynamic>", kind))
+            if kind == "unresolved":
+                log.debug(
+                    "%s: import %s is neither in the project nor installed (coverage entry-only)",
+                    module.display,
+                    edge.module,
+                )
     kinds = {kind for _, kind in edges}
     unfoldable = any(module.dynamic_accesses for module in modules)
     if has_findings or kinds & {"dynamic", "missing"} or unfoldable:
