@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import logging
 import importlib.util
+import logging
 import sys
 from dataclasses import dataclass
 from functools import cache
