@@ -35,6 +35,7 @@ class Raw(NamedTuple):
     call: str
     chain: list[Step]
     context: ModuleInfo
+    tail: tuple[tuple[str, int, str], ...] = ()  # hops inside followed installed code
 
 
 def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -> list[Raw]:
@@ -51,10 +52,21 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
         where = function.module  # a reached helper's own line is reported in its own file
         for hit in function.hits:
             if hit.governed and hit.path not in safe:
-                raw.append(Raw(hit.code, where, hit.node, hit.statement, hit.call, [], module))
+                raw.append(
+                    Raw(hit.code, where, hit.node, hit.statement, hit.call, [], module, hit.tail)
+                )
         for call, chain in UNSAFE_HELPER.findings(function, helpers):
             raw.append(
-                Raw(UNSAFE_HELPER.code, where, call.node, call.statement, call.call, chain, module)
+                Raw(
+                    UNSAFE_HELPER.code,
+                    where,
+                    call.node,
+                    call.statement,
+                    call.call,
+                    chain,
+                    module,
+                    chain[-1].tail if chain else (),
+                )
             )
     return raw
 
@@ -196,12 +208,12 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
         for key, (module, nodes) in wanted.items()
     }
     findings: dict[tuple, Finding] = {}
-    for code, module, node, _top, call, chain, context in raw:
+    for code, module, node, _top, call, chain, context, tail in raw:
         span = spans[id(module)][node]
         links = tuple(
             ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
             for step in chain
-        )
+        ) + tuple(ChainLink(path, line, hop) for path, line, hop in tail)
         rule = rule_for(code)
         finding = Finding(
             code, module.display, span, call, rule.remedy(context, project.frameworks), links

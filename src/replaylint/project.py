@@ -7,6 +7,7 @@ import logging
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from replaylint import stacks
 from replaylint.config import Config
@@ -20,6 +21,9 @@ from replaylint.resolve.model import FunctionInfo, ModuleInfo
 from replaylint.resolve.workflows import MARKER, is_marked
 from replaylint.roots import Roots, never_local
 from replaylint.rules import CATEGORY_OF, dispatch
+
+if TYPE_CHECKING:
+    from replaylint.installed import Installed
 
 log = logging.getLogger("replaylint")
 
@@ -39,6 +43,7 @@ class Project:
         sink: FactSink | None = None,
         max_module_size: int = Config.max_module_size,
         roots: Roots | None = None,
+        installed: Installed | None = None,
     ) -> None:
         self.max_module_size = max_module_size
         self.failed_helpers: list[str] = []  # local modules a workflow imports that cannot be read
@@ -50,6 +55,8 @@ class Project:
         self.safe = safe
         self.modules: dict[Path, ModuleInfo | None] = {}
         self.roots = roots or Roots()
+        self.installed = installed  # packages named by `follow`, read with astroid
+        self._installed_chains: dict[str, tuple[tuple[str, int, str], ...]] = {}
 
     # ------------------------------------------------------------------ loading
 
@@ -147,6 +154,20 @@ class Project:
             self.modules[key] = None
             return None
 
+    def installed_chain(self, path: str) -> tuple[tuple[str, int, str], ...]:
+        """Hops (path, line, call) by which a followed installed function reaches a root."""
+        if self.installed is None:
+            return ()
+        qualified = path.replace("().", ".")  # a method reached through an instance
+        found = self._installed_chains.get(qualified)
+        if found is None:
+            found = ()
+            if self.installed.follows(qualified):
+                steps = self.installed.chain(qualified)
+                found = tuple((_shown(s.path), s.line, s.call) for s in steps or ())
+            self._installed_chains[qualified] = found
+        return found
+
     def activity_kind(self, decorators: Iterable[str]) -> str | None:
         for path in decorators:
             if path in self.catalog.recorded_activities:
@@ -179,4 +200,20 @@ def project_for(config: Config) -> Project:
         frameworks=Frameworks(config.frameworks),
         max_module_size=config.max_module_size,
         roots=Roots(tuple(Path(config.base, root).resolve() for root in config.src)),
+        installed=_followed(config, catalog),
     )
+
+
+def _followed(config: Config, catalog: Catalog) -> Installed | None:
+    """The installed packages `follow` names, read with astroid (imported only then)."""
+    if not config.follow:
+        return None
+    from replaylint.installed import Installed
+
+    return Installed(config.follow, catalog)
+
+
+def _shown(path: str) -> str:
+    """An installed file as reports show it: relative when under the working directory."""
+    shown = display_path(path)
+    return path if shown.startswith("../") else shown

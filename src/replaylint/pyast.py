@@ -15,9 +15,9 @@ from typing import Any
 _LOCK = threading.Lock()
 
 
-def parse(source: bytes | str) -> ast.Module:
+def parse(source: bytes | str, filename: str = "<unknown>") -> ast.Module:
     with _LOCK:
-        return ast.parse(source)
+        return ast.parse(source, filename=filename)
 
 
 def evaluated(node: Any) -> Any:

@@ -19,6 +19,7 @@ class Step:
     node: cst.CSTNode
     call: str
     statement: cst.CSTNode | None = None  # the innermost statement holding node
+    tail: tuple[tuple[str, int, str], ...] = ()  # hops inside installed code, after this one
 
 
 MAX_HOPS = 12
@@ -58,7 +59,10 @@ class UnsafeHelpers:
                 # An unproven access is reported where it is, not propagated (its rule says so).
                 if not hit.propagates or hit.dead or hit.path in allowed:
                     continue
-                self._links[id(info)] = (Step(info.module, hit.node, hit.call, hit.statement), None)
+                self._links[id(info)] = (
+                    Step(info.module, hit.node, hit.call, hit.statement, hit.tail),
+                    None,
+                )
                 queue.append(info)
                 break
         while queue:

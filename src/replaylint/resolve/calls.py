@@ -150,7 +150,8 @@ class Calls(Walker):
             entry, result = self.catalog.classify_call(path, cargs)
             if Call in self.wants:
                 call = folds.written(node.func) or _pretty(path)
-                self.sink.emit(Call(node, self.site(), path, entry, call, cargs))
+                installed = self.project.installed_chain(path) if entry is None else ()
+                self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed))
             if entry is not None:
                 return UNKNOWN  # what an unsafe call returns is never folded further
             return Ext(result) if result is not None else UNKNOWN

@@ -52,7 +52,7 @@ class Call(Fact):
     `call` is the callee as written, for the message.
     """
 
-    __slots__ = ("path", "entry", "call", "args")
+    __slots__ = ("path", "entry", "call", "args", "installed")
 
     def __init__(
         self,
@@ -62,12 +62,15 @@ class Call(Fact):
         entry: Entry | None,
         call: str,
         args: CallArgs,
+        installed: tuple[tuple[str, int, str], ...] = (),
     ) -> None:
         super().__init__(node, site)
         self.path = path
         self.entry = entry
         self.call = call
         self.args = args
+        # A followed installed function that reaches a root: its hops (path, line, call).
+        self.installed = installed
 
 
 class Reference(Fact):

@@ -26,6 +26,8 @@ class Hit:
     dead: bool = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`: never replayed
     propagates: bool = True  # False for unproven accesses: reported where they are, not to callers
     statement: cst.CSTNode | None = None  # the innermost statement holding node (positions)
+    # Hops inside installed code the call leads into (path, line, call), ending at the root.
+    tail: tuple[tuple[str, int, str], ...] = ()
 
 
 @dataclass(eq=False)

@@ -111,6 +111,10 @@ class Resolver(Protocol):
 
     def activity_kind(self, decorators: list[str]) -> str | None: ...
 
+    def installed_chain(self, path: str) -> tuple[tuple[str, int, str], ...]:
+        """Hops (path, line, call) by which a followed installed function reaches a root."""
+        ...
+
 
 Pending = tuple[FunctionInfo, Scope, "dict[str, Value]", bool]
 

@@ -46,7 +46,13 @@ class FactRule(Rule, ABC):
         """Decide on one fact of a subscribed type; call `report` for a finding."""
 
     def report(
-        self, fact: Fact, call: str, reason: str, path: str = "", propagates: bool = True
+        self,
+        fact: Fact,
+        call: str,
+        reason: str,
+        path: str = "",
+        propagates: bool = True,
+        tail: tuple[tuple[str, int, str], ...] = (),
     ) -> None:
         """Record a finding at the fact's node; the engine reports it when the function it is in
         turns out to be on a workflow path (and propagates it to callers as ADK-W005)."""
@@ -62,5 +68,6 @@ class FactRule(Rule, ABC):
                 site.dead,
                 propagates,
                 site.statement,
+                tail,
             )
         )

@@ -7,16 +7,25 @@ from collections.abc import Iterator
 
 from replaylint.codes import Code
 from replaylint.graph.callgraph import Step, UnsafeHelpers
+from replaylint.resolve.facts import Call, Fact
 from replaylint.resolve.model import FunctionInfo, HelperCall
-from replaylint.rules.base import Rule
+from replaylint.rules.base import FactRule
 
 log = logging.getLogger("replaylint")
 
 
-class UnsafeHelperCall(Rule):
-    """Reads the call graph: a governed call whose target reaches a root, with the chain to it."""
+class UnsafeHelperCall(FactRule):
+    """Reads the call graph: a governed call whose target reaches a root, with the chain to it;
+    and a call into a followed installed package whose function reaches one (`follow`)."""
 
     code = Code.W005
+    facts = (Call,)
+
+    def on_fact(self, fact: Fact) -> None:
+        assert isinstance(fact, Call)
+        if fact.installed:
+            reason = f"reaches {fact.installed[-1][2]} in installed code"
+            self.report(fact, fact.call, reason, fact.path, tail=fact.installed)
 
     def findings(
         self, function: FunctionInfo, helpers: UnsafeHelpers
