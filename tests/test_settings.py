@@ -117,3 +117,11 @@ def test_a_replaylint_toml_is_read_like_a_pyproject_table(repo: Path) -> None:
     (repo / "replaylint.toml").write_text('ignore = ["ADK-W002"]\n')
     (repo / "wf.py").write_text(CLOCK_AND_ID)
     assert check(".")[1] == [("wf.py", 6, "ADK-W003")]
+
+
+def test_a_tree_deeper_than_the_recursion_limit_finds_its_settings(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text('[tool.replaylint]\nignore = ["ADK-W003"]\n')
+    deep = repo.joinpath(*(["d"] * 1200))
+    deep.mkdir(parents=True)
+    (deep / "wf.py").write_text(CLOCK_AND_ID)
+    assert [(code, line) for _, line, code in check(".")[1]] == [("ADK-W002", 6)]

@@ -291,24 +291,33 @@ class Resolver:
         return config
 
     def _layer(self, folder: Path) -> tuple[dict[str, Any], tuple[str, ...], str | None]:
-        """(merged settings, their files nearest first, the nearest file's folder) of a folder."""
-        found = self._layers.get(folder)
-        if found is not None:
-            return found
-        own, source = _own_settings(folder)
-        values: dict[str, Any] = dict(own or {})
-        sources: tuple[str, ...] = (source,) if source else ()
-        base = str(folder) if source else None
-        stop = bool(values.get("root")) or any(
-            (folder / marker).exists() for marker in _REPOSITORY_MARKERS
-        )
-        if not stop and folder.parent != folder:
-            farther, farther_sources, farther_base = self._layer(folder.parent)
-            values = {**farther, **values}
-            sources += farther_sources
-            base = base or farther_base
-        found = self._layers[folder] = (values, sources, base)
-        return found
+        """(merged settings, their files nearest first, the nearest file's folder) of a folder.
+
+        Walked upward in a loop (a tree may be deeper than the recursion limit) until a folder
+        already resolved, the repository root or `root = true`; then folded back down."""
+        chain: list[tuple[Path, dict[str, Any], str | None]] = []
+        current = folder
+        farther: tuple[dict[str, Any], tuple[str, ...], str | None] = ({}, (), None)
+        while True:
+            known = self._layers.get(current)
+            if known is not None:
+                farther = known
+                break
+            own, source = _own_settings(current)
+            chain.append((current, dict(own or {}), source))
+            stop = bool((own or {}).get("root")) or any(
+                (current / marker).exists() for marker in _REPOSITORY_MARKERS
+            )
+            if stop or current.parent == current:
+                break
+            current = current.parent
+        values, sources, base = farther
+        for place, own_values, source in reversed(chain):
+            values = {**values, **own_values}
+            sources = ((source,) if source else ()) + sources
+            base = str(place) if source else base
+            self._layers[place] = (values, sources, base)
+        return self._layers[folder]
 
 
 def _own_settings(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
