@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -119,9 +120,22 @@ def test_a_replaylint_toml_is_read_like_a_pyproject_table(repo: Path) -> None:
     assert check(".")[1] == [("wf.py", 6, "ADK-W003")]
 
 
-def test_a_tree_deeper_than_the_recursion_limit_finds_its_settings(repo: Path) -> None:
+def test_a_tree_deeper_than_the_recursion_limit_finds_its_settings(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (repo / "pyproject.toml").write_text('[tool.replaylint]\nignore = ["ADK-W003"]\n')
-    deep = repo.joinpath(*(["d"] * 1200))
-    deep.mkdir(parents=True)
-    (deep / "wf.py").write_text(CLOCK_AND_ID)
-    assert [(code, line) for _, line, code in check(".")[1]] == [("ADK-W002", 6)]
+    for _ in range(1200):  # one level at a time (pathlib's mkdir(parents=True) recurses)
+        os.mkdir("d")
+        os.chdir("d")
+    Path("wf.py").write_text(CLOCK_AND_ID)
+    deepest = os.getcwd()
+    monkeypatch.chdir(repo)
+    try:
+        assert [(code, line) for _, line, code in check(".")[1]] == [("ADK-W002", 6)]
+    finally:  # removed level by level too: a recursive rmtree would overflow as well
+        os.chdir(deepest)
+        os.remove("wf.py")
+        for _ in range(1200):
+            os.chdir("..")
+            os.rmdir("d")
+        os.chdir(repo)
