@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -51,3 +52,53 @@ def test_entry_on_changed_files_reads_unchanged_helpers(tmp_path: Path) -> None:
         [executable, "check", "clean.py"], cwd=tmp_path, capture_output=True, text=True
     )
     assert fixed.returncode == 0
+
+
+def test_a_helper_only_commit_fails_the_real_hook_with_the_workflows_w005(tmp_path: Path) -> None:
+    """pre-commit passes only the staged helper; the unchanged workflow that calls it is still
+    checked, and its ADK-W005 fails the hook. Driven through `pre-commit try-repo`, which
+    installs this repository's hook into an environment of its own, as users get it."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", *args], cwd=scratch, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("config", "user.email", "dev@example.com")
+    git("config", "user.name", "dev")
+    (scratch / "helpers.py").write_text("def jitter():\n    return 0.5\n")
+    (scratch / "flow.py").write_text(
+        "from helpers import jitter\n\n__adk_workflow__ = True\n\n\ndef run():\n    return jitter()\n"
+    )
+    git("add", ".")
+    git("commit", "-q", "-m", "a workflow and its helper")
+    (scratch / "helpers.py").write_text(
+        "import random\n\n\ndef jitter():\n    return random.uniform(0, 1)\n"
+    )
+    git("add", "helpers.py")
+    home = tmp_path / "pre-commit-home"  # hook environments of this test only
+    env = {**os.environ, "PRE_COMMIT_HOME": str(home)}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(ROOT),
+            "replaylint",
+            "--files",
+            "helpers.py",
+        ],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (
+        "flow.py:7: ADK-W005 a helper that is itself unsafe is called on the workflow path (jitter)"
+        in done.stdout
+    )
+    assert "jitter -> random.uniform (helpers.py:5)" in done.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
@@ -12,6 +13,7 @@ from replaylint.discovery import DEFAULT_EXCLUDES, excluded, printable, python_f
 from replaylint.outcome import Outcome, display_path
 from replaylint.prefilter import import_pattern, is_candidate, scan
 from replaylint.report import ReplayReport
+from replaylint.roots import project_root
 from replaylint.selection import Selection, report_from
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ def run(
     project: Project | None = None,
     config: Config | None = None,
     resolver: Resolver | None = None,
+    dependents: bool = True,
 ) -> Outcome:
     """Discovery, the byte prefilter, then the engine for the candidates only.
 
@@ -57,6 +60,12 @@ def run(
     a walk and a read per file.
     """
     resolver = resolver or Resolver(explicit=config)
+    focus: frozenset[Path] | None = None
+    if dependents and paths and all(os.path.isfile(p) for p in paths):
+        # Files named one by one (a commit's, an editor's): their whole project is read, so a
+        # workflow that reaches a changed helper is checked too, and reported with it.
+        focus = frozenset(Path(p).resolve() for p in paths)
+        paths = sorted({str(project_root(Path(p).resolve().parent)) for p in paths})
     groups: dict[int, tuple[Config, list[str]]] = {}
     errors: list[str] = []
     seen: set[str] = set()
@@ -86,7 +95,9 @@ def run(
         outcome.files += count
         errors.extend(f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable)
         candidates = [(p, display_path(p), data) for p, data in found]
-        _merge(outcome, _check(candidates, project, own))
+        _merge(outcome, _check(candidates, project, own, focus))
+    if focus is not None:  # checked: the files named and the workflows that reach them
+        outcome.files = len(focus | {Path(m.path).resolve() for m in outcome.modules})
     if stdin is not None:
         name, data = stdin
         own = resolver.for_path(name)
@@ -105,14 +116,17 @@ def _excluded(path: str, config: Config) -> bool:
 
 
 def _check(
-    candidates: list[tuple[str, str, bytes]], project: Project | None, config: Config
+    candidates: list[tuple[str, str, bytes]],
+    project: Project | None,
+    config: Config,
+    focus: frozenset[Path] | None = None,
 ) -> Outcome:
     if not candidates:
         return Outcome()
     from replaylint.engine import check_candidates
     from replaylint.project import project_for
 
-    return check_candidates(candidates, project or project_for(config))
+    return check_candidates(candidates, project or project_for(config), focus)
 
 
 def _merge(into: Outcome, part: Outcome) -> None:
@@ -133,8 +147,12 @@ def guard(
     ignore: Sequence[str] | None = None,
     project: Project | None = None,
     config: Config | None = None,
+    dependents: bool = True,
 ) -> ReplayReport:
     """Check files and directories; the CI step returns report.exit_code and prints report.summary().
+
+    Files named one by one also bring in the workflow modules of their project that reach them
+    (`dependents=False`: only the files themselves).
 
     Each file's settings come from the nearest `[tool.replaylint]` above it, as on the command
     line, unless `config` is given for all of them (pass `Config()` for the defaults).
@@ -142,7 +160,9 @@ def guard(
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     resolver = Resolver(explicit=config)
-    outcome = run([os.fspath(p) for p in paths], project=project, resolver=resolver)
+    outcome = run(
+        [os.fspath(p) for p in paths], project=project, resolver=resolver, dependents=dependents
+    )
     return report_from(outcome, Selection(resolver, select or (), ignore or ()))
 
 

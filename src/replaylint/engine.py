@@ -14,7 +14,7 @@ from replaylint import positions, stacks, suppressions
 from replaylint.codes import RULES, Code
 from replaylint.findings import ChainLink, Finding, Span
 from replaylint.graph.callgraph import Step, UnsafeHelpers
-from replaylint.graph.imports import classify
+from replaylint.graph.imports import classify, reached_modules
 from replaylint.outcome import ModuleResult, Outcome
 from replaylint.parsing import ParseFailure
 from replaylint.project import Project
@@ -71,7 +71,11 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
     return raw
 
 
-def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Project) -> Outcome:
+def check_candidates(
+    candidates: Iterable[tuple[str, str, bytes]],
+    project: Project,
+    focus: frozenset[Path] | None = None,
+) -> Outcome:
     """Parse and check files that passed the prefilter: (path, display name, bytes) each.
 
     The work runs on a thread of its own, created with a large stack, because LibCST's parser
@@ -80,11 +84,15 @@ def check_candidates(candidates: Iterable[tuple[str, str, bytes]], project: Proj
     limit is never changed: the walk, its positions and CPython's verdict all fit in the limit
     the caller has, so concurrent callers share nothing and no other thread sees a new setting.
     """
-    work = partial(_check_candidates, list(candidates), project)
+    work = partial(_check_candidates, list(candidates), project, focus)
     return stacks.on_fresh_stack(work, 256 * stacks.MIB, "replaylint-check")
 
 
-def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project) -> Outcome:
+def _check_candidates(
+    candidates: list[tuple[str, str, bytes]], project: Project, focus: frozenset[Path] | None
+) -> Outcome:
+    """`focus`: the files a user named (a commit's, an editor's); only they and the workflow
+    modules that reach them are reported, the rest of the project read for what it reaches."""
     outcome = Outcome()
     workflow_modules: list[ModuleInfo] = []
     failures: list[Finding] = []
@@ -127,6 +135,9 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
             and loaded not in workflow_modules
         ):
             workflow_modules.append(loaded)
+    if focus is not None:
+        workflow_modules = [m for m in workflow_modules if _reaches(m, focus)]
+        failures = [f for f in failures if Path(f.path).resolve() in focus]
     functions = [f for m in project.modules.values() if m is not None for f in m.functions]
     # A framework's safe APIs are safe in everything its workflow code reaches, helper modules
     # included, so helper chains are computed once per set of frameworks in force.
@@ -163,6 +174,11 @@ def _check_candidates(candidates: list[tuple[str, str, bytes]], project: Project
             ModuleResult(module.display, coverage.coverage, coverage.identity, coverage.missing)
         )
     return outcome
+
+
+def _reaches(module: ModuleInfo, focus: frozenset[Path]) -> bool:
+    """Is `module` one of the focus files, or does it import one, however indirectly?"""
+    return any(reached.path in focus for reached in reached_modules(module))
 
 
 def _with_framework_safe(

@@ -20,6 +20,19 @@ _REPOSITORY_MARKERS = (".git", ".hg")
 _UNMARKED_DEPTH = 8  # folders searched above a file that belongs to no project at all
 
 
+def project_root(folder: Path) -> Path:
+    """The outermost project folder holding `folder`: its repository root when it has one."""
+    current, found = folder, None
+    while True:
+        if any((current / m).exists() for m in _REPOSITORY_MARKERS):
+            return current
+        if any((current / m).is_file() for m in _PROJECT_FILES):
+            found = current
+        if current.parent == current:
+            return found or folder
+        current = current.parent
+
+
 def never_local(dotted: str) -> bool:
     return dotted.split(".")[0] in NEVER_LOCAL
 
