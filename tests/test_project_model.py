@@ -153,3 +153,28 @@ def test_the_identity_does_not_depend_on_the_working_directory(
     from_top = check("svc")["modules"][0]["identity"]
     monkeypatch.chdir(repo / "svc")
     assert check(".")["modules"][0]["identity"] == from_top
+
+
+def test_a_framework_import_without_workflow_entries_is_not_parsed_but_still_followed(
+    repo: Path,
+) -> None:
+    write(
+        repo,
+        {
+            # Imports the framework, declares nothing of it, and would not even parse: it is no
+            # candidate, so no ADK-E001 (it is not a workflow module).
+            "tooling/broken.py": "from temporalio import client\ndef oops(:\n",
+            # Declares nothing either, but a workflow imports it: read as a helper all the same.
+            "app/helpers.py": "from temporalio import activity\nimport uuid\n\n\ndef key():\n    return uuid.uuid4()\n",
+            "app/__init__.py": "",
+            # An aliased import hides the entry's spelling: parsed to be sure.
+            "app/aliased.py": (
+                "import temporalio.workflow as wf\nfrom app.helpers import key\n\n\n@wf.defn\nclass Flow:\n"
+                "    @wf.run\n    async def run(self) -> str:\n        return str(key())\n"
+            ),
+        },
+    )
+    data = check(".")
+    # Under a preset, the helper's own line is reported in its file too (its framework's code).
+    assert found(data) == [("app/aliased.py", 9, "ADK-W005"), ("app/helpers.py", 6, "ADK-W002")]
+    assert data["findings"][0]["chain"][-1]["path"] == "app/helpers.py"

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
+from replaylint.config import PRESET_ENTRY_NEEDLES, PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
 from replaylint.discovery import DEFAULT_EXCLUDES, excluded, printable, python_files
 from replaylint.outcome import Outcome, display_path
-from replaylint.prefilter import import_pattern, is_candidate, scan
+from replaylint.prefilter import entry_pattern, import_pattern, is_candidate, scan
 from replaylint.report import ReplayReport
 from replaylint.roots import project_root
 from replaylint.selection import Selection, report_from
@@ -27,20 +27,25 @@ _NEEDLE_OF = {
 }
 
 
-def needles_for(
-    config: Config,
-) -> tuple[tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...]]:
-    """(marker needles, (framework needle, import pattern) pairs) for the prefilter."""
+Needles = tuple[
+    tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...], "re.Pattern[bytes] | None"
+]
+
+
+def needles_for(config: Config) -> Needles:
+    """(marker needles, (framework needle, import pattern) pairs, entry pattern): the prefilter's
+    byte tests, in the order they are tried."""
     markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
     names = PRESET_NAMES if config.frameworks is None else config.frameworks
     packages = [package for name in names for package in PRESET_PACKAGES[name]]
     pattern = import_pattern(packages)
     if pattern is None:
-        return markers, ()
+        return markers, (), None
     # One substring per framework, shared where names overlap ("durable" covers three), since
     # each needle is one more pass over every byte of an ordinary tree.
     needles = sorted({_NEEDLE_OF.get(p.split(".")[-1], p.split(".")[-1]) for p in packages})
-    return markers, tuple((needle.encode(), pattern) for needle in needles)
+    entries = entry_pattern([n for name in names for n in PRESET_ENTRY_NEEDLES[name]], packages)
+    return markers, tuple((needle.encode(), pattern) for needle in needles), entries
 
 
 def run(
@@ -90,8 +95,8 @@ def run(
             groups.setdefault(id(own), (own, []))[1].append(file)
     outcome = Outcome()
     for own, files in groups.values():
-        needles, imports = needles_for(own)
-        count, found, unreadable = scan(files, needles, imports)
+        needles, imports, entries = needles_for(own)
+        count, found, unreadable = scan(files, needles, imports, entries)
         outcome.files += count
         errors.extend(f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable)
         candidates = [(p, display_path(p), data) for p, data in found]
@@ -101,9 +106,9 @@ def run(
     if stdin is not None:
         name, data = stdin
         own = resolver.for_path(name)
-        needles, imports = needles_for(own)
+        needles, imports, entries = needles_for(own)
         outcome.files += 1
-        if is_candidate(data, needles, imports):
+        if is_candidate(data, needles, imports, entries):
             shown = printable(name.replace(os.sep, "/"))
             _merge(outcome, _check([(name, shown, data)], project, own))
     outcome.errors = [*errors, *outcome.errors]  # the engine's are one line per file too

@@ -73,6 +73,7 @@ def scan(
     files: Iterable[str],
     needles: tuple[bytes, ...],
     imports: tuple[tuple[bytes, re.Pattern[bytes]], ...] = (),
+    entries: re.Pattern[bytes] | None = None,
 ) -> tuple[int, list[tuple[str, bytes]], list[tuple[str, str]]]:
     """(files read, [(path, bytes)] of candidates, [(path, reason)] of unreadable files).
 
@@ -90,15 +91,26 @@ def scan(
         except OSError as error:
             unreadable.append((path, error.strerror or str(error)))
             continue
-        if is_candidate(data, needles, imports):
+        if is_candidate(data, needles, imports, entries):
             candidates.append((path, data))
     return count, candidates, unreadable
+
+
+def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> re.Pattern[bytes] | None:
+    """Matches a spelling of a workflow entry, or an import of a framework under an alias (whose
+    entries could then be spelled any way): what a framework-importing file needs to be parsed."""
+    names = [re.escape(p.encode()) for p in packages]
+    forms = list(needles)
+    if names:
+        forms.append(rb"^[ \t]*(?:from|import)[ \t]+(?:" + b"|".join(names) + rb")\b[^\n]*\bas\b")
+    return re.compile(b"|".join(forms), re.MULTILINE) if forms else None
 
 
 def is_candidate(
     data: bytes,
     needles: tuple[bytes, ...],
     imports: tuple[tuple[bytes, re.Pattern[bytes]], ...] = (),
+    entries: re.Pattern[bytes] | None = None,
 ) -> bool:
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         # A UTF-16 file (with its byte-order mark) is never Python CPython runs, but a workflow
@@ -112,5 +124,5 @@ def is_candidate(
             return True
     for needle, pattern in imports:
         if needle in data and pattern.search(data):
-            return True
+            return entries is None or entries.search(data) is not None
     return False

@@ -77,6 +77,7 @@ class Project:
             tree=tree,
             marked=is_marked(tree, self.markers),
             first_lines=first_lines,
+            canonical=self.roots.module_name(key),
         )
         self.modules[key] = info  # registered before the walk, so import cycles end here
         Evaluator(self, info, self.catalog, self.sink).run()

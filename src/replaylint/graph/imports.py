@@ -97,8 +97,9 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
     # Module names and bytes only: the same project gives the same identity wherever it is
     # checked from (a display path would change with the working directory).
     digest = hashlib.sha256()
-    for module in sorted(modules, key=lambda m: (m.name, m.display)):
-        digest.update(module.name.encode("utf-8", "surrogateescape") + b"\0")
+    for module in sorted(modules, key=lambda m: (m.canonical or m.name, m.display)):
+        name = module.canonical or module.name
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
         digest.update(hashlib.sha256(module.source).digest())
     missing = sum(1 for _, kind in edges if kind == "missing")
     return Coverage(coverage, "sha256:" + digest.hexdigest(), tuple(sorted(set(edges))), missing)

@@ -138,6 +138,9 @@ class ModuleInfo:
     frameworks: list[str] = field(default_factory=list)  # presets with workflow code here
     dynamic_accesses: int = 0  # accesses the walk could not fold: the coverage is unproven
     first_lines: list[int] | None = None  # CPython's first line of every statement, in preorder
+    # The module's name from the project's roots, whichever import first reached it: what the
+    # identity digest uses, so it does not depend on the order modules were loaded in.
+    canonical: str = ""
 
     def entries(self) -> list[FunctionInfo]:
         return [f for f in self.functions if f.entry is not None]
