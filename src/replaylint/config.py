@@ -270,7 +270,9 @@ def load(path: Path) -> Config:
 def discover(start: Path | None = None) -> Config:
     """The settings for a run started in `start`: nearest configuration first, farther ones
     filling in the keys it does not set, until one says `root = true` or the repository root."""
-    return Resolver().for_folder((start or Path.cwd()).resolve())
+    folder = (start or Path.cwd()).resolve()
+    config = Resolver().for_folder(folder)
+    return config if config.sources else dataclasses.replace(config, base=str(folder))
 
 
 _REPOSITORY_MARKERS = (".git", ".hg")
@@ -290,6 +292,7 @@ class Resolver:
         self._overrides = overrides or {}
         self._layers: dict[Path, tuple[dict[str, Any], tuple[str, ...], str | None]] = {}
         self._configs: dict[Path, Config] = {}
+        self._shared: dict[tuple[tuple[str, ...], str | None], Config] = {}
 
     def for_path(self, path: str) -> Config:
         """The settings of a file, or of a folder's own files."""
@@ -299,13 +302,24 @@ class Resolver:
     def for_folder(self, folder: Path) -> Config:
         config = self._configs.get(folder)
         if config is None:
+            layer: tuple[dict[str, Any], tuple[str, ...], str | None]
             if self._explicit is not None:
-                config = self._explicit
+                layer = ({}, self._explicit.sources, self._explicit.base)
             else:
-                values, sources, base = self._layer(folder)
-                config = Config(**values, sources=sources, base=base or str(folder))
-            if self._overrides:
-                config = dataclasses.replace(config, **self._overrides)
+                layer = self._layer(folder)
+            values, sources, base = layer
+            # Folders whose settings come from the same files share one Config: the run groups
+            # files by it, and a group is one engine run over the helpers they share.
+            key = (sources, base)
+            config = self._shared.get(key)
+            if config is None:
+                if self._explicit is not None:
+                    config = self._explicit
+                else:
+                    config = Config(**values, sources=sources, base=base or ".")
+                if self._overrides:
+                    config = dataclasses.replace(config, **self._overrides)
+                self._shared[key] = config
             self._configs[folder] = config
         return config
 

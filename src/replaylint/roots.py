@@ -8,12 +8,16 @@ the framework's, so its APIs keep their meaning and its source is not walked as 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from replaylint.graph.imports import FRAMEWORK_TOPS, STDLIB
+from replaylint.config import PRESET_PACKAGES
 
+STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
+# A preset framework's own package is never the project's, even inside its own repository.
 # Top-level names: `azure.durable_functions` lives in the `azure` namespace of Microsoft's SDKs.
-NEVER_LOCAL = frozenset(STDLIB) | FRAMEWORK_TOPS | {"replaylint"}
+FRAMEWORK_TOPS = frozenset(p.split(".")[0] for ps in PRESET_PACKAGES.values() for p in ps)
+NEVER_LOCAL = STDLIB | FRAMEWORK_TOPS | {"replaylint"}
 
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 _REPOSITORY_MARKERS = (".git", ".hg")

@@ -8,10 +8,9 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 
-from replaylint import suppressions
 from replaylint.codes import Code, matches_prefix
 from replaylint.config import Config, Resolver
-from replaylint.discovery import DEFAULT_EXCLUDES, excluded
+from replaylint.discovery import excluded
 from replaylint.findings import Finding
 from replaylint.outcome import Outcome
 from replaylint.report import ReplayReport
@@ -45,11 +44,12 @@ class Selection:
         return chosen and not _any(code, self.ignore)
 
     def excluded(self, path: str) -> bool:
-        """A file its own settings exclude is never reported (its code may still be reached)."""
+        """A file its own settings exclude is never reported (its code may still be reached).
+        The default folder names (.venv, build, ...) only prune a walk: a file named anyway
+        is checked."""
         config = self.config(path)
-        names = DEFAULT_EXCLUDES if config.exclude is None else frozenset()
         patterns = (config.exclude or ()) + config.extend_exclude
-        return excluded(path, config.base, patterns, names)
+        return bool(patterns) and excluded(path, config.base, patterns, frozenset())
 
 
 def _any(code: Code, selectors: Sequence[str]) -> bool:
@@ -102,6 +102,8 @@ def _suppress(
     kept_paths: dict[str, bool],
 ) -> list[Finding]:
     """Each module's ignore comments. A code not enabled for a file is never "unused" there."""
+    from replaylint import suppressions  # only when some module holds a directive (LibCST)
+
     by_path: dict[str, list[Finding]] = {}
     for finding in findings:
         by_path.setdefault(finding.path, []).append(finding)

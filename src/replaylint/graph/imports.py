@@ -5,19 +5,15 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import logging
-import sys
 from dataclasses import dataclass
 from functools import cache
 
-from replaylint.config import PRESET_PACKAGES
 from replaylint.resolve.model import ImportEdge, ModuleInfo
+from replaylint.roots import FRAMEWORK_TOPS, STDLIB
 
 log = logging.getLogger("replaylint")
 
-STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 RUNTIME = "replaylint.workflows"
-# A preset framework's own package is never the project's, even inside its own repository.
-FRAMEWORK_TOPS = frozenset(p.split(".")[0] for ps in PRESET_PACKAGES.values() for p in ps)
 
 
 @dataclass(frozen=True)
