@@ -158,18 +158,7 @@ class Definitions(Walker):
         self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
     ) -> None:
         self.walked.add(id(info))
-        saved = (
-            self.scope,
-            self.fscope,
-            self.func,
-            self.governed,
-            self.exempt,
-            self.cls,
-            self.method_of,
-            self.dead,
-            self.recording,
-            self.statement,
-        )
+        saved = self._save_state()
         body_scope = Scope(scope)
         for name, value in params.items():
             if isinstance(value, _Annotation):
@@ -198,18 +187,7 @@ class Definitions(Walker):
             info.returns = self.eval(node.body)
         elif isinstance(node, cst.FunctionDef):
             self._suite(node.body)
-        (
-            self.scope,
-            self.fscope,
-            self.func,
-            self.governed,
-            self.exempt,
-            self.cls,
-            self.method_of,
-            self.dead,
-            self.recording,
-            self.statement,
-        ) = saved
+        self._restore_state(saved)
 
     def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
         """An unannotated run-context parameter of a framework entry is that framework's context."""

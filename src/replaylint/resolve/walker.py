@@ -217,6 +217,22 @@ class Walker:
         self.walked.clear()
         self.rebinds_globals = False
 
+    # ------------------------------------------------------------------ state
+
+    # What walking a function body changes, put back when it is done (the body may be walked
+    # in the middle of its caller's, on demand).
+    _STATE = (
+        "scope", "fscope", "func", "governed", "exempt", "cls", "method_of", "dead",
+        "recording", "statement",
+    )  # fmt: skip
+
+    def _save_state(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._STATE)
+
+    def _restore_state(self, state: tuple[Any, ...]) -> None:
+        for name, value in zip(self._STATE, state, strict=True):
+            setattr(self, name, value)
+
     # ------------------------------------------------------------------ recording
 
     def site(self) -> Site:
