@@ -86,6 +86,7 @@ class Calls(Walker):
         count = 0
         strings: dict[str, str] = {}
         position = 0
+        zero_first = False
         for arg in node.args:
             value = self.eval(arg.value)
             values.append(value)
@@ -97,13 +98,15 @@ class Calls(Walker):
                 text = folds.str_const(value)
                 if text is not None:
                     strings[str(position)] = text
+                if position == 0 and isinstance(value, Const):
+                    zero_first = type(value.value) in (int, float) and value.value == 0
                 position += 1
             elif arg.keyword is not None:
                 text = folds.str_const(value)
                 if text is not None:
                     strings[arg.keyword.value] = text
         self.recording = saved_recording
-        return self._apply(callee, node, values, CallArgs(count, strings))
+        return self._apply(callee, node, values, CallArgs(count, strings, zero_first))
 
     def _register(self, path: str, node: cst.Call) -> bool:
         """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:

@@ -26,6 +26,7 @@ class Entry:
     category: str
     reason: str
     unless_args: int = 0  # deterministic when called with at least this many arguments
+    unless_zero: bool = False  # deterministic when its first argument is a literal 0
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,12 @@ class Catalog:
         self.inline_activities: set[str] = set()
         self.safe: set[str] = set()
         for table in data.get("call", []):
-            entry = Entry(table["category"], table["reason"], int(table.get("unless-args", 0)))
+            entry = Entry(
+                table["category"],
+                table["reason"],
+                int(table.get("unless-args", 0)),
+                bool(table.get("unless-zero", False)),
+            )
             for name in table["names"]:
                 self.calls[name] = entry
         for table in data.get("module", []):
@@ -184,6 +190,8 @@ class Catalog:
         if entry is not None:
             if entry.unless_args and args.count >= entry.unless_args:
                 return None, None
+            if entry.unless_zero and args.zero_first:
+                return None, None
             return entry, None
         factory = self.factories.get(path)
         if factory is not None:
@@ -239,11 +247,12 @@ class Catalog:
 class CallArgs:
     """The facts about a call's arguments that catalog entries depend on."""
 
-    __slots__ = ("count", "strings")
+    __slots__ = ("count", "strings", "zero_first")
 
-    def __init__(self, count: int, strings: dict[str, str]) -> None:
+    def __init__(self, count: int, strings: dict[str, str], zero_first: bool = False) -> None:
         self.count = count  # positional and keyword arguments, a literal None not counted
         self.strings = strings  # "0" for the first positional, else the keyword -> folded string
+        self.zero_first = zero_first  # the first positional argument is a literal 0
 
     def string_arg(self, keyword: str | None) -> str | None:
         if "0" in self.strings:
