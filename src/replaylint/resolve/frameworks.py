@@ -100,13 +100,16 @@ DBOS = Preset(
     workflow_functions=_any(r"dbos\.(?:_dbos\.)?DBOS\.workflow"),
     recorded_decorators=_any(
         r"dbos\.(?:_dbos\.)?DBOS\.(step|transaction|communicator)",
-        r"dbos\.(?:\w+\.)*\w*Datasource\(\)\.transaction",
+        # DBOS 3 datasources: `ds = SQLAlchemyDatasource.create(url)` (or the async class's
+        # awaited `create`), then `@ds.transaction()` bodies run once, recorded with the commit.
+        r"dbos\.(?:\w+\.)*\w*Datasource(?:\.create)?\(\)\.transaction",
     ),
     recorders=_any(
         r"dbos\.(?:_dbos\.)?DBOS\.(run_step|run_step_async|start_workflow|start_workflow_async"
         r"|enqueue_workflow|enqueue_workflow_async)",
         r"dbos\.(?:\w+\.)*Queue\(\)\.(enqueue|enqueue_async)",
         r"dbos\.(?:\w+\.)*Debouncer\.create",
+        r"dbos\.(?:\w+\.)*\w*Datasource(?:\.create)?\(\)\.run_tx_step(?:_async)?",
     ),
     child_workflows=True,
     remedies={
