@@ -8,7 +8,16 @@ from replaylint.resolve import folds
 from replaylint.resolve.catalog import CallArgs
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.model import Class, ClassInfo, Func, Obj, Super
-from replaylint.resolve.values import UNKNOWN, Const, Ext, Mapping, ModuleTable, Namespace, Value
+from replaylint.resolve.values import (
+    UNKNOWN,
+    Const,
+    Ext,
+    Mapping,
+    ModuleTable,
+    Namespace,
+    Seq,
+    Value,
+)
 from replaylint.resolve.walker import Walker
 
 _IMPORTERS = frozenset({"builtins.__import__", "importlib.import_module", "importlib.__import__"})
@@ -87,6 +96,7 @@ class Calls(Walker):
         strings: dict[str, str] = {}
         position = 0
         zero_first = False
+        instances: dict[str, tuple[str, ...]] = {}
         for arg in node.args:
             value = self.eval(arg.value)
             values.append(value)
@@ -105,8 +115,11 @@ class Calls(Walker):
                 text = folds.str_const(value)
                 if text is not None:
                     strings[arg.keyword.value] = text
+                held = _instance_classes(value)
+                if held:
+                    instances[arg.keyword.value] = held
         self.recording = saved_recording
-        return self._apply(callee, node, values, CallArgs(count, strings, zero_first))
+        return self._apply(callee, node, values, CallArgs(count, strings, zero_first, instances))
 
     def _register(self, path: str, node: cst.Call) -> bool:
         """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
@@ -201,6 +214,14 @@ class Calls(Walker):
                 self._unfoldable(node)
             return UNKNOWN
         return self.attr(args[0], name)
+
+
+def _instance_classes(value: Value) -> tuple[str, ...]:
+    """The classes of the external instances a value is or holds (`[TemporalDurability(...)]`)."""
+    items = value.items if isinstance(value, Seq) else (value,)
+    return tuple(
+        item.path[:-2] for item in items if isinstance(item, Ext) and item.path.endswith("()")
+    )
 
 
 def _pretty(path: str) -> str:

@@ -36,6 +36,10 @@ class ClientGroup:
     any_method: bool
     returns: dict[str, str] = field(default_factory=dict)
     returns_self: frozenset[str] = frozenset()
+    # A client built with `keyword` holding an instance of one of `classes` (the last part of
+    # its name) is recorded by its framework: `Agent(m, capabilities=[TemporalDurability()])`.
+    durable_keyword: str = ""
+    durable_classes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,8 @@ class Catalog:
                 any_method="*" in methods,
                 returns=dict(table.get("returns", {})),
                 returns_self=frozenset(table.get("returns-self", [])),
+                durable_keyword=table.get("durable-when", {}).get("keyword", ""),
+                durable_classes=frozenset(table.get("durable-when", {}).get("holds", [])),
             )
             for cls in table["classes"]:
                 self.clients[cls] = group
@@ -215,6 +221,9 @@ class Catalog:
             return None, None
         cls = self.client_class(path)
         if cls is not None:
+            group = self.clients[cls]
+            if group.durable_keyword and args.holds(group.durable_keyword, group.durable_classes):
+                return None, None  # a durable agent: its runs are its framework's activities
             return None, cls + "()"
         entry = self._module_entry(path)
         if entry is not None:
@@ -247,12 +256,24 @@ class Catalog:
 class CallArgs:
     """The facts about a call's arguments that catalog entries depend on."""
 
-    __slots__ = ("count", "strings", "zero_first")
+    __slots__ = ("count", "strings", "zero_first", "instances")
 
-    def __init__(self, count: int, strings: dict[str, str], zero_first: bool = False) -> None:
+    def __init__(
+        self,
+        count: int,
+        strings: dict[str, str],
+        zero_first: bool = False,
+        instances: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.count = count  # positional and keyword arguments, a literal None not counted
         self.strings = strings  # "0" for the first positional, else the keyword -> folded string
         self.zero_first = zero_first  # the first positional argument is a literal 0
+        # keyword -> the classes of the instances it holds (itself, or in a list or tuple)
+        self.instances = instances or {}
+
+    def holds(self, keyword: str, classes: frozenset[str]) -> bool:
+        """Does `keyword` hold an instance of a class whose name ends in one of `classes`?"""
+        return any(path.rsplit(".", 1)[-1] in classes for path in self.instances.get(keyword, ()))
 
     def string_arg(self, keyword: str | None) -> str | None:
         if "0" in self.strings:
