@@ -7,7 +7,7 @@ import libcst as cst
 from replaylint.resolve import folds
 from replaylint.resolve.catalog import CallArgs
 from replaylint.resolve.facts import Call, Reference
-from replaylint.resolve.model import Class, ClassInfo, Func, Obj, Super
+from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
 from replaylint.resolve.values import (
     UNKNOWN,
     Const,
@@ -97,11 +97,22 @@ class Calls(Walker):
         position = 0
         zero_first = False
         instances: dict[str, tuple[str, ...]] = {}
-        for arg in node.args:
-            value = self.eval(arg.value)
-            values.append(value)
-            if not passive:
+        factories = self._factory_arguments(path)
+        for index, arg in enumerate(node.args):
+            if factories and _is_factory(arg, index, factories):
+                # A field's default factory runs when an instance is built, not here.
+                outer, self.func = self.func, self._defaults_of(self.cls)  # type: ignore[arg-type]
+                value = self.eval(arg.value)
                 self._passed_on(arg.value, value)
+                for edge in self.func.calls:  # `<lambda>` in a chain says less than the field
+                    if isinstance(value, Func) and edge.target is value.info:
+                        edge.call = f"{_declared_field(self.statement) or 'field'} default"
+                self.func = outer
+            else:
+                value = self.eval(arg.value)
+                if not passive:
+                    self._passed_on(arg.value, value)
+            values.append(value)
             if not (isinstance(value, Const) and value.value is None):
                 count += 1
             if arg.keyword is None and not arg.star:
@@ -183,6 +194,9 @@ class Calls(Walker):
                 self._helper(init.info, node, written or callee.info.name)
             else:
                 self._inherited_constructor(callee.info, node, written, cargs)
+            given = {arg.keyword.value for arg in node.args if arg.keyword is not None}
+            for runs in _construction(callee.info, given):  # factories, __post_init__, validators
+                self._helper(runs, node, written or callee.info.name)
             if base is not None:
                 return Ext(base + "()")
             return Obj(callee.info)
@@ -191,6 +205,31 @@ class Calls(Walker):
             if isinstance(method, Func):
                 self._helper(method.info, node, written or callee.info.name)
         return UNKNOWN
+
+    def _factory_arguments(self, path: str) -> tuple[str, ...]:
+        """The keywords (or "0" for the first positional) of a field call in a class body that
+        hold a default factory: `field(default_factory=...)`, `Field(...)`, `attrs.Factory(f)`."""
+        if self.cls is None or not self.scope.is_class:
+            return ()
+        return _FIELD_FACTORIES.get(path, ())
+
+    def _defaults_of(self, info: ClassInfo) -> FunctionInfo:
+        """The function standing for the default factory of the field being declared."""
+        name = _declared_field(self.statement)
+        defaults = info.defaults.get(name)
+        if defaults is None:
+            defaults = FunctionInfo(
+                f"{info.name}.{name or '<field>'}",
+                f"{info.qualname}.{name or '<field>'}",
+                self.m,
+                info.node,
+                exempt=self.exempt,
+                statement=self.statement,
+            )
+            defaults.cls = info
+            self.m.functions.append(defaults)
+            info.defaults[name] = defaults
+        return defaults
 
     def _inherited_constructor(
         self, info: ClassInfo, node: cst.Call, written: str | None, cargs: CallArgs
@@ -222,6 +261,60 @@ def _instance_classes(value: Value) -> tuple[str, ...]:
     return tuple(
         item.path[:-2] for item in items if isinstance(item, Ext) and item.path.endswith("()")
     )
+
+
+# Calls that declare a field, and where they hold the factory run at construction.
+_FIELD_FACTORIES: dict[str, tuple[str, ...]] = {
+    "dataclasses.field": ("default_factory",),
+    "pydantic.Field": ("default_factory",),
+    "pydantic.fields.Field": ("default_factory",),
+    "sqlmodel.Field": ("default_factory",),
+    "attrs.field": ("factory", "default"),
+    "attr.ib": ("factory", "default"),
+    "attr.attrib": ("factory", "default"),
+    "attr.field": ("factory", "default"),
+    "attrs.Factory": ("0", "factory"),
+    "attr.Factory": ("0", "factory"),
+}
+_VALIDATORS = frozenset({"field_validator", "model_validator", "validator", "root_validator"})
+
+
+def _is_factory(arg: cst.Arg, index: int, where: tuple[str, ...]) -> bool:
+    if arg.keyword is not None:
+        return arg.keyword.value in where
+    return index == 0 and "0" in where and not arg.star
+
+
+def _declared_field(statement: cst.CSTNode | None) -> str:
+    """`order_id` of `order_id: str = field(...)` (or `order_id = attr.ib(...)`); "" if none."""
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+        return small.target.value
+    if isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Name):
+        return small.targets[0].target.value
+    return ""
+
+
+def _construction(info: ClassInfo, given: set[str]) -> list[FunctionInfo]:
+    """What building an instance runs besides `__init__`, the bases' included: the default
+    factories of the fields not `given` by keyword, `__post_init__`, and pydantic validators."""
+    found: list[FunctionInfo] = []
+    seen: set[int] = set()
+    stack = [info]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        found.extend(runs for name, runs in current.defaults.items() if name not in given)
+        for name, value in current.attrs.items():
+            if not isinstance(value, Func):
+                continue
+            decorated = {d.rsplit(".", 1)[-1] for d in value.info.decorators}
+            if name == "__post_init__" or decorated & _VALIDATORS:
+                found.append(value.info)
+        stack.extend(current.local_bases)
+    return found
 
 
 def _pretty(path: str) -> str:

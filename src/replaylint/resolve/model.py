@@ -91,6 +91,9 @@ class ClassInfo:
     external_bases: list[str] = field(default_factory=list)
     decorators: tuple[str, ...] = ()
     workflow: str | None = None  # the framework when the class is a workflow (Temporal)
+    # What constructing an instance runs besides __init__: each field's default factory
+    # (`order_id: str = field(default_factory=uuid4)`), as a function of its own, by field.
+    defaults: dict[str, FunctionInfo] = field(default_factory=dict)
 
     def lookup(self, name: str, instance: bool) -> Value | None:
         seen: set[int] = set()
