@@ -25,6 +25,7 @@ PRESET_PACKAGES: dict[str, tuple[str, ...]] = {
     "azure": ("azure.durable_functions",),
     "durabletask": ("durabletask",),
     "aws": ("aws_durable_execution_sdk_python",),
+    "mcp_agent": ("mcp_agent",),
 }
 PRESET_NAMES = tuple(PRESET_PACKAGES)
 # What a module that declares a preset's workflow code must spell (byte patterns): a file that
@@ -45,6 +46,7 @@ PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
         rb"\bdurable_(?:execution|with_child_context|parallel_branch)\b",
         rb"\bDurableContext\b",
     ),
+    "mcp_agent": (rb"@[\w.]*\bworkflow\b",),
 }
 UNSAFE_CODES = (Code.W001, Code.W002, Code.W003, Code.W004)
 

@@ -221,7 +221,28 @@ AWS = Preset(
     },
 )
 
-PRESETS: dict[str, Preset] = {p.name: p for p in (TEMPORAL, DBOS, RESTATE, AZURE, DURABLETASK, AWS)}
+MCP_AGENT = Preset(
+    name="mcp_agent",
+    title="mcp-agent",
+    packages=("mcp_agent",),
+    # `app = MCPApp(...)`; `@app.workflow` marks a Workflow class whose `@app.workflow_run`
+    # method runs replayed (on Temporal, its durable engine); `@app.workflow_task` functions run
+    # as recorded activities.
+    workflow_classes=_any(r"mcp_agent\.(?:\w+\.)*MCPApp\(\)\.workflow"),
+    workflow_methods=_any(r"mcp_agent\.(?:\w+\.)*MCPApp\(\)\.workflow_run"),
+    recorded_decorators=_any(r"mcp_agent\.(?:\w+\.)*MCPApp\(\)\.workflow_task"),
+    remedies={
+        Code.W001: "call the model from an @app.workflow_task, which runs as a recorded activity",
+        Code.W002: "draw the value inside an @app.workflow_task, whose result is recorded",
+        Code.W003: "read the clock inside an @app.workflow_task, whose result is recorded",
+        Code.W004: "move it into an @app.workflow_task, which runs as a recorded activity",
+        Code.W005: "make the helper an @app.workflow_task, or call it from one",
+    },
+)
+
+PRESETS: dict[str, Preset] = {
+    p.name: p for p in (TEMPORAL, DBOS, RESTATE, AZURE, DURABLETASK, AWS, MCP_AGENT)
+}
 
 
 def _match(pattern: re.Pattern[str], path: str) -> bool:
