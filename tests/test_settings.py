@@ -139,3 +139,20 @@ def test_a_tree_deeper_than_the_recursion_limit_finds_its_settings(
             os.chdir("..")
             os.rmdir("d")
         os.chdir(repo)
+
+
+def test_workflow_decorators_declare_a_wrapper_frameworks_entries(repo: Path) -> None:
+    (repo / "pyproject.toml").write_text(
+        "[tool.replaylint]\nactivity-decorators = ['acme_flows.Engine.task']\n"
+        "[tool.replaylint.workflow-decorators]\n"
+        '"acme_flows.Engine.flow" = "temporal"\n"acme_flows.Engine.step" = "temporal"\n'
+    )
+    (repo / "flows.py").write_text(
+        "import random\nfrom acme_flows import Engine\n\nengine = Engine()\n\n\n"
+        "@engine.task\ndef fetch():\n    return random.random()\n\n\n"
+        "@engine.flow\nclass Daily:\n    @engine.step\n    async def run(self):\n"
+        "        fetch()\n        return random.random()\n"
+    )
+    assert check(".")[1] == [("flows.py", 17, "ADK-W002")]
+    code, _, error = check("--config", "workflow-decorators = {'x.y' = 'nope'}", ".")
+    assert code == 2 and "workflow-decorators.x.y" in error and "unknown framework" in error

@@ -38,13 +38,18 @@ def needles_for(config: Config) -> Needles:
     markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
     names = PRESET_NAMES if config.frameworks is None else config.frameworks
     packages = [package for name in names for package in PRESET_PACKAGES[name]]
+    # A declared workflow decorator's package counts as a framework's, and its name as an entry.
+    declared = list(config.workflow_decorators)
+    packages += sorted({d.split(".")[0] for d in declared} - set(packages))
     pattern = import_pattern(packages)
     if pattern is None:
         return markers, (), None
     # One substring per framework, shared where names overlap ("durable" covers three), since
     # each needle is one more pass over every byte of an ordinary tree.
     needles = sorted({_NEEDLE_OF.get(p.split(".")[-1], p.split(".")[-1]) for p in packages})
-    entries = entry_pattern([n for name in names for n in PRESET_ENTRY_NEEDLES[name]], packages)
+    spelled = [n for name in names for n in PRESET_ENTRY_NEEDLES[name]]
+    spelled += [rb"\b" + re.escape(d.rsplit(".", 1)[-1].encode()) + rb"\b" for d in declared]
+    entries = entry_pattern(spelled, packages)
     return markers, tuple((needle.encode(), pattern) for needle in needles), entries
 
 

@@ -69,6 +69,8 @@ class Config:
     unsafe: dict[Code, tuple[str, ...]] = field(default_factory=dict)
     safe: tuple[str, ...] = ()
     activity_decorators: tuple[str, ...] = ()
+    # decorator qualified name -> the preset whose rules apply to what it decorates
+    workflow_decorators: dict[str, str] = field(default_factory=dict)
     respect_gitignore: bool = True
     # Workflow modules larger than this are reported (ADK-E001), not parsed: generated or vendored
     # code of that size is not hand-written workflow logic, and it would cost seconds and GBs.
@@ -92,7 +94,7 @@ class Config:
             elif isinstance(value, tuple):
                 value = list(value)
             elif isinstance(value, dict):
-                value = {k: list(v) for k, v in value.items()}
+                value = {k: list(v) if isinstance(v, tuple) else v for k, v in value.items()}
             shown[item.name.replace("_", "-")] = value
         return shown
 
@@ -117,6 +119,7 @@ _KEYS: dict[str, str] = {
     "unsafe": "unsafe",
     "safe": "strings",
     "activity-decorators": "strings",
+    "workflow-decorators": "decorators",
     "respect-gitignore": "bool",
     "max-module-size": "size",
     "replay-workflows": "strings",
@@ -185,6 +188,18 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
                         f"unknown framework {item!r} (known: {', '.join(PRESET_NAMES)})",
                     )
             values[name] = items
+        elif kind == "decorators":
+            if not isinstance(value, dict):
+                raise _fail(source, key, "expected a table of decorator = framework")
+            for decorator, preset in value.items():
+                if preset not in PRESET_NAMES:
+                    known = ", ".join(PRESET_NAMES)
+                    raise _fail(
+                        source,
+                        f"{key}.{decorator}",
+                        f"unknown framework {preset!r} (known: {known})",
+                    )
+            values[name] = dict(value)
         elif kind == "per-file":
             if not isinstance(value, dict):
                 raise _fail(source, key, "expected a table of glob = [codes]")

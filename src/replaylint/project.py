@@ -173,8 +173,10 @@ class Project:
         for path in decorators:
             if path in self.catalog.recorded_activities:
                 return "recorded"
-            if path in self.extra_activities:
-                return "recorded"  # declared in the configuration: the project's own recorder
+            if path in self.extra_activities or path.replace("()", "") in self.extra_activities:
+                # Declared in the configuration: the project's own recorder (a method of an
+                # instance is declared by its class: `acme.Engine.task` for `@engine.task`).
+                return "recorded"
             if path in self.catalog.inline_activities:
                 return "inline"
         return None
@@ -198,7 +200,7 @@ def project_for(config: Config) -> Project:
         markers=frozenset({MARKER, *config.markers}),
         activity_decorators=config.activity_decorators,
         safe=frozenset(config.safe),
-        frameworks=Frameworks(config.frameworks),
+        frameworks=Frameworks(config.frameworks, config.workflow_decorators),
         max_module_size=config.max_module_size,
         roots=Roots(tuple(Path(config.base, root).resolve() for root in config.src)),
         installed=_followed(config, catalog),

@@ -252,11 +252,21 @@ def _match(pattern: re.Pattern[str], path: str) -> bool:
 class Frameworks:
     """The enabled presets, asked by the evaluator about decorators, calls and annotations."""
 
-    def __init__(self, names: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self, names: tuple[str, ...] | None = None, declared: dict[str, str] | None = None
+    ) -> None:
         self.presets = (
             tuple(PRESETS.values()) if names is None else tuple(PRESETS[n] for n in names)
         )
         self._roots = tuple(p for preset in self.presets for p in preset.packages)
+        # `workflow-decorators`: a decorator's qualified name -> the preset whose rules apply to
+        # what it decorates (a wrapper framework's own decorator, a company's).
+        self._declared = {name: PRESETS[preset] for name, preset in (declared or {}).items()}
+
+    def _declared_preset(self, path: str) -> Preset | None:
+        # `app.workflow` on an instance resolves to `mcp_agent.app.MCPApp().workflow`; the
+        # declaration names the method as `mcp_agent.app.MCPApp.workflow`.
+        return self._declared.get(path.replace("()", "")) if self._declared else None
 
     def get(self, name: str) -> Preset | None:
         return next((p for p in self.presets if p.name == name), None)
@@ -270,6 +280,9 @@ class Frameworks:
         return frozenset(found)
 
     def workflow_class(self, path: str) -> Preset | None:
+        declared = self._declared_preset(path)
+        if declared is not None:
+            return declared
         return next((p for p in self.presets if _match(p.workflow_classes, path)), None)
 
     def workflow_method(self, framework: str, decorators: list[str], name: str) -> bool:
@@ -282,6 +295,9 @@ class Frameworks:
         return any(_match(preset.workflow_methods, path) for path in decorators)
 
     def workflow_function(self, path: str) -> Preset | None:
+        declared = self._declared_preset(path)
+        if declared is not None:
+            return declared
         return next((p for p in self.presets if _match(p.workflow_functions, path)), None)
 
     def workflow_registrar(self, path: str) -> Preset | None:
