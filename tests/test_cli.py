@@ -93,6 +93,7 @@ def test_json_format(runner: CliRunner, tmp_path: Path) -> None:
             "call": "time.time",
             "remedy": "use WorkflowClock, whose instants come from the run's own state",
             "chain": [],
+            "root": None,
         }
     ]
     [module] = data["modules"]

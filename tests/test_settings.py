@@ -156,3 +156,23 @@ def test_workflow_decorators_declare_a_wrapper_frameworks_entries(repo: Path) ->
     assert check(".")[1] == [("flows.py", 17, "ADK-W002")]
     code, _, error = check("--config", "workflow-decorators = {'x.y' = 'nope'}", ".")
     assert code == 2 and "workflow-decorators.x.y" in error and "unknown framework" in error
+
+
+def test_ignoring_a_code_drops_the_helper_calls_that_only_reach_it(repo: Path) -> None:
+    (repo / "wf.py").write_text(
+        "import time, uuid\n__adk_workflow__ = True\n\n\n"
+        "def stamp():\n    return time.time()\n\n\ndef key():\n    return uuid.uuid4()\n\n\n"
+        "def run():\n    return stamp(), key()\n"
+    )
+    everything = check(".")[1]
+    assert ("wf.py", 14, "ADK-W005") in everything and everything.count(
+        ("wf.py", 14, "ADK-W005")
+    ) == 2
+    # The clock's W005 goes with ADK-W003; the id's stays.
+    assert check("--ignore", "ADK-W003", ".")[1] == [
+        ("wf.py", 10, "ADK-W002"),
+        ("wf.py", 14, "ADK-W005"),
+    ]
+    result = CliRunner().invoke(cli, ["check", "--format", "json", "--select", "ADK-W005", "."])
+    roots = sorted(f["root"] for f in json.loads(result.stdout)["findings"])
+    assert roots == ["ADK-W002", "ADK-W003"]

@@ -231,8 +231,11 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
             for step in chain
         ) + tuple(ChainLink(path, line, hop) for path, line, hop in tail)
         rule = rule_for(code)
+        root = chain[-1].code if chain else None
+        if root is Code.W005:  # a call into followed installed code: no catalog code of its own
+            root = None
         finding = Finding(
-            code, module.display, span, call, rule.remedy(context, project.frameworks), links
+            code, module.display, span, call, rule.remedy(context, project.frameworks), links, root
         )
         findings.setdefault((module.display, span, code, call), finding)
     return list(findings.values())

@@ -36,6 +36,7 @@ class Finding:
     call: str
     remedy: str
     chain: tuple[ChainLink, ...] = field(default=())
+    root: Code | None = None  # ADK-W005: the code of the root its chain ends in
 
     @property
     def line(self) -> int:

@@ -43,6 +43,22 @@ class Selection:
             chosen = chosen and not _any(code, (*config.ignore, *config.extend_ignore))
         return chosen and not _any(code, self.ignore)
 
+    def keeps(self, finding: Finding) -> bool:
+        """A finding this file's selection keeps. An ADK-W005 goes too when the code of the root
+        its chain ends in is ignored: ignoring ADK-W003 drops the helper calls that only reach a
+        clock (selecting ADK-W005 alone keeps them all)."""
+        if not self.enabled(finding.code, finding.path):
+            return False
+        return finding.root is None or not self._ignored(finding.root, finding.path)
+
+    def _ignored(self, code: Code, path: str) -> bool:
+        config = self.config(path)
+        if _per_file_ignored(code, path, config) or _any(code, self.ignore):
+            return True
+        if self.select and _any(code, self.select):
+            return False  # named again on the command line: that undoes the configuration
+        return _any(code, (*config.ignore, *config.extend_ignore))
+
     def excluded(self, path: str) -> bool:
         """A file its own settings exclude is never reported (its code may still be reached).
         The default folder names (.venv, build, ...) only prune a walk: a file named anyway
@@ -76,9 +92,7 @@ def report_from(outcome: Outcome, selection: Selection) -> ReplayReport:
         path: not selection.excluded(path)
         for path in {f.path for f in outcome.findings} | set(outcome.directives)
     }
-    findings = [
-        f for f in outcome.findings if kept_paths[f.path] and selection.enabled(f.code, f.path)
-    ]
+    findings = [f for f in outcome.findings if kept_paths[f.path] and selection.keeps(f)]
     if outcome.directives:
         findings = _suppress(findings, outcome, selection, kept_paths)
     findings.sort(key=Finding.sort_key)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from replaylint.codes import Code
 from replaylint.resolve.model import FunctionInfo, HelperCall, ModuleInfo
 
 
@@ -20,6 +21,7 @@ class Step:
     call: str
     statement: cst.CSTNode | None = None  # the innermost statement holding node
     tail: tuple[tuple[str, int, str], ...] = ()  # hops inside installed code, after this one
+    code: Code | None = None  # at a chain's root: the code of what it reaches
 
 
 MAX_HOPS = 12
@@ -60,7 +62,7 @@ class UnsafeHelpers:
                 if not hit.propagates or hit.dead or hit.path in allowed:
                     continue
                 self._links[id(info)] = (
-                    Step(info.module, hit.node, hit.call, hit.statement, hit.tail),
+                    Step(info.module, hit.node, hit.call, hit.statement, hit.tail, hit.code),
                     None,
                 )
                 queue.append(info)

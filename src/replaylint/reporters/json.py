@@ -36,6 +36,7 @@ def as_dict(report: Report) -> dict:
                 "call": f.call,
                 "remedy": f.remedy,
                 "chain": [{"path": c.path, "line": c.line, "call": c.call} for c in f.chain],
+                "root": f.root.value if f.root is not None else None,
             }
             for f in report.findings
         ],
