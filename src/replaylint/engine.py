@@ -138,7 +138,9 @@ def _check_candidates(
     if focus is not None:
         workflow_modules = [m for m in workflow_modules if _reaches(m, focus)]
         failures = [f for f in failures if Path(f.path).resolve() in focus]
-    functions = [f for m in project.modules.values() if m is not None for f in m.functions]
+    modules_read = [m for m in project.modules.values() if m is not None]
+    directives = suppressions.vouch(modules_read)  # before the chains: a vouched root stops there
+    functions = [f for m in modules_read for f in m.functions]
     # A framework's safe APIs are safe in everything its workflow code reaches, helper modules
     # included, so helper chains are computed once per set of frameworks in force.
     chains: dict[frozenset[str], UnsafeHelpers] = {}
@@ -164,10 +166,8 @@ def _check_candidates(
         outcome.findings = _materialize_per_module(raw, project) + failures
     reported = {id(item.where): item.where for item in raw}
     for module in [*workflow_modules, *reported.values()]:
-        if module.display not in outcome.directives:
-            directives = suppressions.parse(module.source, module.tree)
-            if directives:
-                outcome.directives[module.display] = directives
+        if module.display not in outcome.directives and id(module) in directives:
+            outcome.directives[module.display] = directives[id(module)]
     for module in workflow_modules:
         coverage = classify(module, per_module[id(module)] > 0)
         outcome.modules.append(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -19,6 +19,7 @@ import libcst as cst
 from replaylint import positions
 from replaylint.codes import RULES, Code, parse_code
 from replaylint.findings import Finding, Span
+from replaylint.resolve.model import ModuleInfo
 
 _DIRECTIVE = re.compile(
     r"#\s*replaylint\s*:\s*(?P<kind>ignore|file-ignore)\b(?:\[(?P<codes>[^\]]*)\])?",
@@ -141,6 +142,47 @@ def _widen_to_blocks(tree: cst.Module, directives: list[Directive]) -> None:
                 directive.first, directive.last = line, whole.end_line
 
 
+def _covering(directives: list[Directive], code: Code, span: Span) -> Directive | None:
+    """The directive that silences `code` at `span`, if one does."""
+    for directive in directives:
+        if code in directive.codes and (
+            directive.kind == "file"
+            or directive.first <= span.line <= directive.last
+            or (directive.kind == "line" and span.line <= directive.line <= span.end_line)
+        ):
+            return directive
+    return None
+
+
+def vouch(modules: Iterable[ModuleInfo]) -> dict[int, list[Directive]]:
+    """Each module's directives (id(module) -> them), parsed once before helper chains are
+    computed: one on an unsafe root's own line vouches for it, so the helper holding it stops
+    propagating that root and its callers get no ADK-W005 for it (the directive is then used)."""
+    parsed: dict[int, list[Directive]] = {}
+    for module in modules:
+        directives = parse(module.source, module.tree)
+        if not directives:
+            continue
+        parsed[id(module)] = directives
+        hits = [h for f in [module.top, *module.functions] for h in f.hits if h.propagates]
+        if not hits:
+            continue
+        wanted = {hit.node: hit.statement for hit in hits}
+        try:
+            spans = positions.spans_in_statements(
+                module.tree, wanted, module.first_lines, module.source
+            )
+        except RecursionError:
+            continue  # too deep to place: its roots keep propagating
+        for hit in hits:
+            span = spans.get(hit.node)
+            directive = _covering(directives, hit.code, span) if span is not None else None
+            if directive is not None:
+                hit.propagates = False
+                directive.used.add(hit.code)
+    return parsed
+
+
 def apply(
     findings: list[Finding],
     directives: list[Directive],
@@ -152,19 +194,7 @@ def apply(
         return findings
     kept = []
     for finding in findings:
-        covering = next(
-            (
-                d
-                for d in directives
-                if finding.code in d.codes
-                and (
-                    d.kind == "file"
-                    or d.first <= finding.span.line <= d.last
-                    or (d.kind == "line" and finding.span.line <= d.line <= finding.span.end_line)
-                )
-            ),
-            None,
-        )
+        covering = _covering(directives, finding.code, finding.span)
         if covering is None:
             kept.append(finding)
         else:
