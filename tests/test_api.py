@@ -120,3 +120,16 @@ def test_guard_reads_the_projects_configuration(
     from replaylint.config import Config
 
     assert guard("wf.py", config=Config()).exit_code == 1
+
+
+def test_a_temporal_activity_called_directly_is_told_to_run_as_one() -> None:
+    from pathlib import Path
+
+    fixture = Path(__file__).parent / "rules" / "presets" / "temporal_workflow.py"
+    report = guard(str(fixture), dependents=False)
+    [direct] = [f for f in report.findings if f.line == 54]
+    assert (direct.code.value, direct.call) == ("ADK-W005", "fetch_quote")
+    assert (
+        direct.remedy
+        == "run the activity with workflow.execute_activity instead of calling it directly"
+    )

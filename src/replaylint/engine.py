@@ -18,7 +18,7 @@ from replaylint.graph.imports import classify, reached_modules
 from replaylint.outcome import ModuleResult, Outcome
 from replaylint.parsing import ParseFailure
 from replaylint.project import Project
-from replaylint.resolve.model import ModuleInfo
+from replaylint.resolve.model import FunctionInfo, ModuleInfo
 from replaylint.rules import UNSAFE_HELPER, rule_for
 
 log = logging.getLogger("replaylint")
@@ -36,6 +36,7 @@ class Raw(NamedTuple):
     chain: list[Step]
     context: ModuleInfo
     tail: tuple[tuple[str, int, str], ...] = ()  # hops inside followed installed code
+    remedy: str = ""  # when the finding's own case has a better one than its rule's
 
 
 def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -> list[Raw]:
@@ -66,9 +67,22 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
                     chain,
                     module,
                     chain[-1].tail if chain else (),
+                    _inline_activity_remedy(call.target, module, project),
                 )
             )
     return raw
+
+
+def _inline_activity_remedy(target: FunctionInfo, module: ModuleInfo, project: Project) -> str:
+    """An activity called directly runs inline: it is already an activity, so the remedy is to
+    run it as one (its framework's way), not to move it into one."""
+    if target.activity != "inline":
+        return ""
+    for name in module.frameworks:
+        preset = project.frameworks.get(name)
+        if preset is not None and preset.inline_activity_remedy:
+            return preset.inline_activity_remedy
+    return ""
 
 
 def check_candidates(
@@ -224,7 +238,7 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
         for key, (module, nodes) in wanted.items()
     }
     findings: dict[tuple, Finding] = {}
-    for code, module, node, _top, call, chain, context, tail in raw:
+    for code, module, node, _top, call, chain, context, tail, remedy in raw:
         span = spans[id(module)][node]
         links = tuple(
             ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
@@ -234,8 +248,7 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
         root = chain[-1].code if chain else None
         if root is Code.W005:  # a call into followed installed code: no catalog code of its own
             root = None
-        finding = Finding(
-            code, module.display, span, call, rule.remedy(context, project.frameworks), links, root
-        )
+        remedy = remedy or rule.remedy(context, project.frameworks)
+        finding = Finding(code, module.display, span, call, remedy, links, root)
         findings.setdefault((module.display, span, code, call), finding)
     return list(findings.values())

@@ -39,6 +39,7 @@ class Preset:
     context_type: str = ""  # what that parameter is bound to
     safe: frozenset[str] = frozenset()  # catalog roots that this framework makes deterministic
     child_workflows: bool = False  # a workflow calling another directly starts a recorded child
+    inline_activity_remedy: str = ""  # for ADK-W005 at a direct call of one of its activities
     remedies: dict[Code, str] = field(default_factory=dict)
 
 
@@ -91,6 +92,9 @@ TEMPORAL = Preset(
         Code.W004: "move it into an activity run with workflow.execute_activity",
         Code.W005: "move the helper into an activity run with workflow.execute_activity",
     },
+    inline_activity_remedy=(
+        "run the activity with workflow.execute_activity instead of calling it directly"
+    ),
 )
 
 DBOS = Preset(
