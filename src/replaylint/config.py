@@ -26,6 +26,7 @@ PRESET_PACKAGES: dict[str, tuple[str, ...]] = {
     "durabletask": ("durabletask",),
     "aws": ("aws_durable_execution_sdk_python",),
     "mcp_agent": ("mcp_agent",),
+    "google_adk": ("google.adk",),
 }
 PRESET_NAMES = tuple(PRESET_PACKAGES)
 # What a module that declares a preset's workflow code must spell (byte patterns): a file that
@@ -47,6 +48,7 @@ PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
         rb"\bDurableContext\b",
     ),
     "mcp_agent": (rb"@[\w.]*\bworkflow\b",),
+    "google_adk": (rb"\b(?:rerun_on_resume|require_confirmation|auth_config)\b",),
 }
 UNSAFE_CODES = (Code.W001, Code.W002, Code.W003, Code.W004)
 

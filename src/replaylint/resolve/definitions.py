@@ -30,14 +30,22 @@ class Definitions(Walker):
         paths = []
         for decorator in decorators:
             expr = decorator.decorator
+            flags: list[str] = []
             if isinstance(expr, cst.Call):
                 value = self.eval(expr.func)
                 for arg in expr.args:
-                    self.eval(arg.value)
+                    given = self.eval(arg.value)
+                    # A keyword given a literal true (or any value) can decide what the decorator
+                    # makes of a function: `@node(rerun_on_resume=True)` is replayed, `@node` not.
+                    if arg.keyword is not None and not (
+                        isinstance(given, Const) and not given.value
+                    ):
+                        flags.append(arg.keyword.value)
             else:
                 value = self.eval(expr)
             if isinstance(value, Ext):
                 paths.append(value.path)
+                paths.extend(f"{value.path}({flag})" for flag in flags)
             else:
                 paths.append(folds.dotted(expr.func if isinstance(expr, cst.Call) else expr) or "")
         return paths

@@ -244,8 +244,33 @@ MCP_AGENT = Preset(
     },
 )
 
+GOOGLE_ADK = Preset(
+    name="google_adk",
+    title="Google ADK workflows",
+    packages=("google.adk",),
+    # ADK 2.x workflows: a node declared to re-run on resume (`rerun_on_resume=True`, implied by
+    # `require_confirmation=True` and required by `auth_config`) runs its body again when the
+    # workflow resumes, and must issue the same `ctx.run_node(...)` calls in the same order; a
+    # plain `@node` runs once. Children run through `run_node` are rehydrated from events.
+    workflow_functions=_any(
+        r"google\.adk\.workflow\.(?:\w+\.)*node\((rerun_on_resume|require_confirmation|auth_config)\)"
+    ),
+    recorders=_any(r"google\.adk\.(?:\w+\.)*\w*Context\(\)\.run_node"),
+    # Only the decorator declares a node: ADK's tool and callback contexts mark no entry. A
+    # declared node's unannotated first parameter is its context, for `ctx.run_node`.
+    context_param=0,
+    context_type="google.adk.agents.context.Context",
+    remedies={
+        Code.W001: "run the model as a child node with await ctx.run_node(...), whose output is recorded",
+        Code.W002: "draw the value in a child node run with ctx.run_node(...), whose output is recorded",
+        Code.W003: "read the clock in a child node run with ctx.run_node(...), whose output is recorded",
+        Code.W004: "move it into a child node run with ctx.run_node(...), whose output is recorded",
+        Code.W005: "run the helper as a child node with ctx.run_node(...)",
+    },
+)
+
 PRESETS: dict[str, Preset] = {
-    p.name: p for p in (TEMPORAL, DBOS, RESTATE, AZURE, DURABLETASK, AWS, MCP_AGENT)
+    p.name: p for p in (TEMPORAL, DBOS, RESTATE, AZURE, DURABLETASK, AWS, MCP_AGENT, GOOGLE_ADK)
 }
 
 
