@@ -86,3 +86,11 @@ def test_source_modules_stay_small_and_say_what_they_own() -> None:
         text = path.read_text(encoding="utf-8")
         assert len(text.splitlines()) <= 400, f"{path.name} has grown past 400 lines"
         assert text.lstrip().startswith('"""'), f"{path.name} does not open with its docstring"
+
+
+def test_every_preset_has_its_prefilter_entry_needles() -> None:
+    from replaylint.config import PRESET_PACKAGES
+    from replaylint.prefilter import PRESET_ENTRY_NEEDLES
+
+    assert set(PRESET_ENTRY_NEEDLES) == set(PRESET_PACKAGES)
+    assert all(PRESET_ENTRY_NEEDLES.values())

@@ -8,10 +8,16 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replaylint.config import PRESET_ENTRY_NEEDLES, PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
-from replaylint.discovery import DEFAULT_EXCLUDES, excluded, printable, python_files
+from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
+from replaylint.discovery import printable, python_files
 from replaylint.outcome import Outcome, display_path
-from replaylint.prefilter import entry_pattern, import_pattern, is_candidate, scan
+from replaylint.prefilter import (
+    PRESET_ENTRY_NEEDLES,
+    entry_pattern,
+    import_pattern,
+    is_candidate,
+    scan,
+)
 from replaylint.report import ReplayReport
 from replaylint.roots import project_root
 from replaylint.selection import Selection, report_from
@@ -94,8 +100,8 @@ def run(
             if key in seen:
                 continue
             seen.add(key)
-            own = resolver.for_path(file)
-            if own is not top and file != path and _excluded(file, own):
+            own = resolver.for_file(file)
+            if own is not top and file != path and own.excludes(file, walking=True):
                 continue  # a nested configuration excludes it
             groups.setdefault(id(own), (own, []))[1].append(file)
     outcome = Outcome()
@@ -118,11 +124,6 @@ def run(
             _merge(outcome, _check([(name, shown, data)], project, own))
     outcome.errors = [*errors, *outcome.errors]  # the engine's are one line per file too
     return outcome
-
-
-def _excluded(path: str, config: Config) -> bool:
-    names = DEFAULT_EXCLUDES if config.exclude is None else frozenset()
-    return excluded(path, config.base, (config.exclude or ()) + config.extend_exclude, names)
 
 
 def _check(

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from replaylint.codes import Code, is_known_selector, parse_code
-from replaylint.discovery import printable
+from replaylint.discovery import DEFAULT_EXCLUDES, excluded, printable
 from replaylint.prefilter import read_regular
 
 # Each preset's import names (the prefilter looks for an import of one); the presets themselves
@@ -29,27 +29,6 @@ PRESET_PACKAGES: dict[str, tuple[str, ...]] = {
     "google_adk": ("google.adk",),
 }
 PRESET_NAMES = tuple(PRESET_PACKAGES)
-# What a module that declares a preset's workflow code must spell (byte patterns): a file that
-# imports the framework but spells none of these, and imports none of it under an alias, is
-# not parsed as a candidate (a workflow that imports it still reads it as a helper). Each is
-# the last name of a preset's entry form in resolve/frameworks.py, kept as wide as that form.
-PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
-    "temporal": (rb"@[\w.]*\bdefn\b",),
-    "dbos": (rb"@[\w.]*\bworkflow\b",),
-    "restate": (rb"\b(?:Service|VirtualObject|Workflow)\s*\(", rb"Context\b"),
-    "azure": (
-        rb"\b(?:orchestration_trigger|durable_openai_agent_orchestrator)\b",
-        rb"\bOrchestrator\s*\.\s*create\b",
-        rb"\bDurableOrchestrationContext\b",
-    ),
-    "durabletask": (rb"\badd_(?:named_)?orchestrator\b", rb"\bOrchestrationContext\b"),
-    "aws": (
-        rb"\bdurable_(?:execution|with_child_context|parallel_branch)\b",
-        rb"\bDurableContext\b",
-    ),
-    "mcp_agent": (rb"@[\w.]*\bworkflow\b",),
-    "google_adk": (rb"\b(?:rerun_on_resume|require_confirmation|auth_config)\b",),
-}
 UNSAFE_CODES = (Code.W001, Code.W002, Code.W003, Code.W004)
 
 
@@ -86,6 +65,13 @@ class Config:
     root: bool = False
     sources: tuple[str, ...] = ()  # the files the settings came from, nearest first
     base: str = "."  # directory that per-file-ignores and exclude globs are relative to
+
+    def excludes(self, path: str, walking: bool) -> bool:
+        """Do these settings exclude `path` (globs relative to `base`)? A walk also skips the
+        default folder names (.venv, build, ...); a report does not: a file named is checked."""
+        names = DEFAULT_EXCLUDES if walking and self.exclude is None else frozenset()
+        patterns = (self.exclude or ()) + self.extend_exclude
+        return bool(patterns or names) and excluded(path, self.base, patterns, names)
 
     def as_dict(self) -> dict[str, Any]:
         shown: dict[str, Any] = {}
@@ -317,6 +303,10 @@ class Resolver:
         """The settings of a file, or of a folder's own files."""
         absolute = Path(os.path.abspath(path))
         return self.for_folder(absolute if absolute.is_dir() else absolute.parent)
+
+    def for_file(self, path: str) -> Config:
+        """The settings of a file known to be one (no stat: discovery has just listed it)."""
+        return self.for_folder(Path(os.path.abspath(path)).parent)
 
     def for_folder(self, folder: Path) -> Config:
         config = self._configs.get(folder)

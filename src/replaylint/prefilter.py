@@ -60,6 +60,29 @@ def read_regular(path: str) -> bytes:
         os.close(descriptor)
 
 
+# What a module that declares a preset's workflow code must spell (byte patterns): a file that
+# imports the framework but spells none of these, and imports none of it under an alias, is
+# not parsed as a candidate (a workflow that imports it still reads it as a helper). Each is
+# the last name of a preset's entry form in resolve/frameworks.py (their packages: config.PRESET_PACKAGES), kept as wide as that form.
+PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
+    "temporal": (rb"@[\w.]*\bdefn\b",),
+    "dbos": (rb"@[\w.]*\bworkflow\b",),
+    "restate": (rb"\b(?:Service|VirtualObject|Workflow)\s*\(", rb"Context\b"),
+    "azure": (
+        rb"\b(?:orchestration_trigger|durable_openai_agent_orchestrator)\b",
+        rb"\bOrchestrator\s*\.\s*create\b",
+        rb"\bDurableOrchestrationContext\b",
+    ),
+    "durabletask": (rb"\badd_(?:named_)?orchestrator\b", rb"\bOrchestrationContext\b"),
+    "aws": (
+        rb"\bdurable_(?:execution|with_child_context|parallel_branch)\b",
+        rb"\bDurableContext\b",
+    ),
+    "mcp_agent": (rb"@[\w.]*\bworkflow\b",),
+    "google_adk": (rb"\b(?:rerun_on_resume|require_confirmation|auth_config)\b",),
+}
+
+
 def import_pattern(packages: Iterable[str]) -> re.Pattern[bytes] | None:
     """Matches an import of one of the packages: `import temporalio`, `from dbos import DBOS`."""
     names = [re.escape(p.encode()) for p in packages]

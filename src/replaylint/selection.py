@@ -10,7 +10,6 @@ from functools import lru_cache
 
 from replaylint.codes import Code, matches_prefix
 from replaylint.config import Config, Resolver
-from replaylint.discovery import excluded
 from replaylint.findings import Finding
 from replaylint.outcome import Outcome
 from replaylint.report import ReplayReport
@@ -63,9 +62,7 @@ class Selection:
         """A file its own settings exclude is never reported (its code may still be reached).
         The default folder names (.venv, build, ...) only prune a walk: a file named anyway
         is checked."""
-        config = self.config(path)
-        patterns = (config.exclude or ()) + config.extend_exclude
-        return bool(patterns) and excluded(path, config.base, patterns, frozenset())
+        return self.config(path).excludes(path, walking=False)
 
 
 def _any(code: Code, selectors: Sequence[str]) -> bool:
@@ -98,11 +95,7 @@ def report_from(outcome: Outcome, selection: Selection) -> ReplayReport:
     findings.sort(key=Finding.sort_key)
     modules = tuple(
         sorted(
-            (
-                m
-                for m in outcome.modules
-                if kept_paths.get(m.path, True) and not selection.excluded(m.path)
-            ),
+            (m for m in outcome.modules if not selection.excluded(m.path)),
             key=lambda m: m.path,
         )
     )
