@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +25,7 @@ from replaylint.selection import Selection, report_from
 if TYPE_CHECKING:
     from replaylint.project import Project
 
+Progress = Callable[[int, int], None]
 MARKER_NEEDLES = (b"__adk_workflow__",)
 _NEEDLE_OF = {
     "durable_functions": "durable",
@@ -66,6 +67,7 @@ def run(
     config: Config | None = None,
     resolver: Resolver | None = None,
     dependents: bool = True,
+    progress: Progress | None = None,
 ) -> Outcome:
     """Discovery, the byte prefilter, then the engine for the candidates only.
 
@@ -74,6 +76,9 @@ def run(
     so one service's settings never reach another's files. The engine (and LibCST with it) is
     imported only when some file passes the prefilter, so a tree with no workflow module costs
     a walk and a read per file.
+
+    `progress(done, total)` is called as the engine finishes each candidate file (for a
+    progress bar); `total` counts the candidates of every group, known once all are scanned.
     """
     resolver = resolver or Resolver(explicit=config)
     focus: frozenset[Path] | None = None
@@ -105,13 +110,16 @@ def run(
                 continue  # a nested configuration excludes it
             groups.setdefault(id(own), (own, []))[1].append(file)
     outcome = Outcome()
+    scanned: list[tuple[Config, list[tuple[str, str, bytes]]]] = []
     for own, files in groups.values():
         needles, imports, entries = needles_for(own)
         count, found, unreadable = scan(files, needles, imports, entries)
         outcome.files += count
         errors.extend(f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable)
-        candidates = [(p, display_path(p), data) for p, data in found]
-        _merge(outcome, _check(candidates, project, own, focus))
+        scanned.append((own, [(p, display_path(p), data) for p, data in found]))
+    counter = _Counter(progress, sum(len(c) for _, c in scanned))
+    for own, candidates in scanned:
+        _merge(outcome, _check(candidates, project, own, focus, counter.tick))
     if focus is not None:  # checked: the files named and the workflows that reach them
         outcome.files = len(focus | {Path(m.path).resolve() for m in outcome.modules})
     if stdin is not None:
@@ -131,13 +139,26 @@ def _check(
     project: Project | None,
     config: Config,
     focus: frozenset[Path] | None = None,
+    tick: Callable[[], None] | None = None,
 ) -> Outcome:
     if not candidates:
         return Outcome()
     from replaylint.engine import check_candidates
     from replaylint.project import project_for
 
-    return check_candidates(candidates, project or project_for(config), focus)
+    return check_candidates(candidates, project or project_for(config), focus, tick)
+
+
+class _Counter:
+    """Turns the engine's per-file ticks into `progress(done, total)` over the whole run."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
 
 
 def _merge(into: Outcome, part: Outcome) -> None:

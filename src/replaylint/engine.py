@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import NamedTuple
@@ -89,8 +89,10 @@ def check_candidates(
     candidates: Iterable[tuple[str, str, bytes]],
     project: Project,
     focus: frozenset[Path] | None = None,
+    tick: Callable[[], None] | None = None,
 ) -> Outcome:
-    """Parse and check files that passed the prefilter: (path, display name, bytes) each.
+    """Parse and check files that passed the prefilter: (path, display name, bytes) each;
+    `tick()` after each one (a progress bar's count).
 
     The work runs on a thread of its own, created with a large stack, because LibCST's parser
     recurses natively (on the thread's C stack) through deeply nested code that CPython accepts.
@@ -98,12 +100,15 @@ def check_candidates(
     limit is never changed: the walk, its positions and CPython's verdict all fit in the limit
     the caller has, so concurrent callers share nothing and no other thread sees a new setting.
     """
-    work = partial(_check_candidates, list(candidates), project, focus)
+    work = partial(_check_candidates, list(candidates), project, focus, tick)
     return stacks.on_fresh_stack(work, 256 * stacks.MIB, "replaylint-check")
 
 
 def _check_candidates(
-    candidates: list[tuple[str, str, bytes]], project: Project, focus: frozenset[Path] | None
+    candidates: list[tuple[str, str, bytes]],
+    project: Project,
+    focus: frozenset[Path] | None,
+    tick: Callable[[], None] | None = None,
 ) -> Outcome:
     """`focus`: the files a user named (a commit's, an editor's); only they and the workflow
     modules that reach them are reported, the rest of the project read for what it reaches."""
@@ -111,6 +116,8 @@ def _check_candidates(
     workflow_modules: list[ModuleInfo] = []
     failures: list[Finding] = []
     for path, display, data in candidates:
+        if tick is not None:
+            tick()
         if len(data) > project.max_module_size:
             reason = f"{len(data):,} bytes, over the max-module-size of {project.max_module_size:,}"
             failures.append(
