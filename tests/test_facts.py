@@ -6,9 +6,22 @@ from pathlib import Path
 
 from replaylint.project import Project
 from replaylint.resolve import facts
-from replaylint.resolve.facts import Call, Fact, Import, Iteration, Reference, Store, Unfoldable
+from replaylint.resolve.facts import (
+    BuiltinCall,
+    Call,
+    Fact,
+    Import,
+    Iteration,
+    MethodCall,
+    Reference,
+    Store,
+    Unfoldable,
+)
+from replaylint.resolve.values import SetOf
 
-ALL_FACTS = frozenset({Call, Reference, Unfoldable, Iteration, Store, Import})
+ALL_FACTS = frozenset(
+    {Call, Reference, Unfoldable, Iteration, Store, MethodCall, BuiltinCall, Import}
+)
 
 SOURCE = b"""\
 import functools
@@ -31,10 +44,13 @@ class Run:
         started = time.time()
         self.seen = [name]
         Run.limit = 4
+        type(self).limit += 1
         COUNTS[name] = 1
         local = rng.random()
         for tag in {"a", "b"}:
             print(tag)
+        names = sorted(n for n in {1, 2} | set(self.seen))
+        COUNTS.setdefault(name, []).append(hash(name))
         functools.partial(time.monotonic)
         getattr(time, name)()
         return local
@@ -92,6 +108,11 @@ def test_stores_say_whose_state_they_write(tmp_path: Path) -> None:
     assert ("started", facts.MODULE) in stores  # `global started` inside a method
     assert ("seen", facts.INSTANCE) in stores
     assert ("limit", facts.CLASS) in stores  # `Run.limit = 4` and the class body
+    assert [f.binding for f in of(Store, walk(tmp_path, ALL_FACTS)) if f.name == "limit"] == [
+        facts.CLASS,  # `limit = 3` in the class body
+        facts.CLASS,  # `Run.limit = 4`
+        facts.CLASS,  # `type(self).limit += 1`: the instance's class
+    ]
     assert ("COUNTS", facts.MODULE) in stores  # `COUNTS[name] = 1` writes module state
     assert ("local", facts.LOCAL) in stores
     assert ("tag", facts.LOCAL) in stores
@@ -99,11 +120,25 @@ def test_stores_say_whose_state_they_write(tmp_path: Path) -> None:
 
 def test_iterations_unfoldable_accesses_and_imports(tmp_path: Path) -> None:
     seen = walk(tmp_path, ALL_FACTS)
-    [loop] = of(Iteration, seen)
-    assert type(loop.value).__name__ == "Unknown"  # a set literal: the value model has no sets yet
+    loop, generator = of(Iteration, seen)
+    assert isinstance(loop.value, SetOf) and loop.value.hash_ordered  # a set of strings
+    assert (loop.within, loop.consumer) == ("for", "")
+    assert isinstance(generator.value, SetOf) and generator.value.hash_ordered  # `|` unknowns
+    assert (generator.within, generator.consumer) == ("generator", "builtins.sorted")
     [unfoldable] = of(Unfoldable, seen)
     assert unfoldable.text == "getattr(time, name)"
     assert [f.edge.module for f in of(Import, seen)] == ["functools", "time", "random"]
+
+
+def test_method_and_builtin_calls_carry_values_and_whose_state(tmp_path: Path) -> None:
+    seen = walk(tmp_path, ALL_FACTS)
+    methods = {(f.method, f.binding) for f in of(MethodCall, seen)}
+    assert ("setdefault", facts.MODULE) in methods  # called on COUNTS, a module-level dict
+    assert ("append", facts.LOCAL) in methods  # on what setdefault returned: not a name
+    builtins = {f.name: f.args for f in of(BuiltinCall, seen)}
+    assert set(builtins) == {"sorted", "set", "hash", "print", "getattr", "type"}
+    assert [type(arg).__name__ for arg in builtins["set"]] == ["Seq"]  # self.seen, a list
+    assert [type(arg).__name__ for arg in builtins["hash"]] == ["Unknown"]  # a parameter
 
 
 def test_facts_sit_where_they_happen(tmp_path: Path) -> None:

@@ -13,6 +13,11 @@ class Code(str, enum.Enum):
     W004 = "ADK-W004"
     W005 = "ADK-W005"
     W006 = "ADK-W006"
+    W007 = "ADK-W007"
+    W008 = "ADK-W008"
+    W009 = "ADK-W009"
+    W010 = "ADK-W010"
+    W011 = "ADK-W011"
     E001 = "ADK-E001"
     S001 = "ADK-S001"
     S002 = "ADK-S002"
@@ -67,6 +72,36 @@ RULES: dict[Code, RuleMeta] = {
             "unfoldable-access",
             "an access the guard cannot fold is on the workflow path ({call})",
             "spell the access out statically, or move it behind an activity",
+        ),
+        RuleMeta(
+            Code.W007,
+            "process-environment-in-workflow",
+            "the process or host environment is read on the workflow path ({call})",
+            "pass it in as workflow input, or read it in an activity",
+        ),
+        RuleMeta(
+            Code.W008,
+            "filesystem-in-workflow",
+            "the filesystem is used on the workflow path ({call})",
+            "move the file access into an activity",
+        ),
+        RuleMeta(
+            Code.W009,
+            "thread-or-process-in-workflow",
+            "a thread, process or executor is started on the workflow path ({call})",
+            "use the framework's own concurrency, or move the work into an activity",
+        ),
+        RuleMeta(
+            Code.W010,
+            "unordered-iteration-in-workflow",
+            "an order that depends on hashing or memory decides the workflow ({call})",
+            "iterate in a defined order: stable(...) or sorted(...)",
+        ),
+        RuleMeta(
+            Code.W011,
+            "module-state-in-workflow",
+            "module state is written from the workflow path ({call})",
+            "keep run state in the workflow's inputs or its own instance",
         ),
         RuleMeta(
             Code.E001,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from replaylint.resolve import folds
@@ -51,14 +53,23 @@ _NAMESPACE_GETTERS = frozenset({"get", "__getitem__", "pop", "setdefault"})
 
 
 class Calls(Walker):
+    # Implemented in expressions.py: reads of objects whose reading is unsafe (`os.environ`).
+    _quiet: Callable[[cst.BaseExpression], Value]
+    _read: Callable[[cst.CSTNode, Value], Value]
+
     def _call(self, node: cst.Call) -> Value:
         func = node.func
+        self._hand_over(node)  # containers.py: what each comprehension argument is handed to
+        receiver: Value | None = None
         if isinstance(func, cst.Attribute):
-            owner = self.eval(func.value)
+            owner = self._quiet(func.value)  # `os.environ.get(...)` is reported as the call
+            receiver = owner
             method = func.attr.value
             if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:
                 args = [self.eval(arg.value) for arg in node.args]
-                return self._index_namespace(owner, args[0] if args else UNKNOWN, node)
+                return self._read(
+                    node, self._index_namespace(owner, args[0] if args else UNKNOWN, node)
+                )
             if isinstance(owner, Mapping) and method == "get":
                 args = [self.eval(arg.value) for arg in node.args]
                 key = args[0] if args else UNKNOWN
@@ -66,7 +77,7 @@ class Calls(Walker):
             text = folds.str_const(owner)
             if text is not None:
                 args = [self.eval(arg.value) for arg in node.args]
-                return folds.str_method(text, method, args)
+                return self._observed(node, owner, args, folds.str_method(text, method, args))
             callee = self.attr(owner, method)
         else:
             if isinstance(func, cst.Name) and self.scope.lookup(func.value) is None:
@@ -130,7 +141,10 @@ class Calls(Walker):
                 if held:
                     instances[arg.keyword.value] = held
         self.recording = saved_recording
-        return self._apply(callee, node, values, CallArgs(count, strings, zero_first, instances))
+        value = self._apply(callee, node, values, CallArgs(count, strings, zero_first, instances))
+        value = self._observed(node, receiver, values, value)  # containers.py: sets, facts
+        # `getattr(os, "environ")` reads what it folds to (a helper's result is its own report).
+        return self._read(node, value) if isinstance(callee, Ext) else value
 
     def _register(self, path: str, node: cst.Call) -> bool:
         """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:

@@ -36,6 +36,8 @@ class ClientGroup:
     any_method: bool
     returns: dict[str, str] = field(default_factory=dict)
     returns_self: frozenset[str] = frozenset()
+    # Attributes that hold another instance of the same class: `path.parent` is a Path too.
+    self_attributes: frozenset[str] = frozenset()
     # A client built with `keyword` holding an instance of one of `classes` (the last part of
     # its name) is recorded by its framework: `Agent(m, capabilities=[TemporalDurability()])`.
     durable_keyword: str = ""
@@ -57,6 +59,9 @@ class Catalog:
     def __init__(self, data: dict[str, Any]) -> None:
         self.calls: dict[str, Entry] = {}
         self.modules: dict[str, Entry] = {}
+        # Objects whose very reading is the finding (`os.environ`, `sys.argv`); calling any of
+        # their members is too (`os.environ.get`).
+        self.reads: dict[str, Entry] = {}
         self.module_exceptions: set[str] = set()
         self.clients: dict[str, ClientGroup] = {}
         self.factories: dict[str, Factory] = {}
@@ -79,6 +84,10 @@ class Catalog:
             for name in table["names"]:
                 self.modules[name] = entry
             self.module_exceptions.update(table.get("except", []))
+        for table in data.get("read", []):
+            entry = Entry(table["category"], table["reason"])
+            for name in table["names"]:
+                self.reads[name] = entry
         for table in data.get("client", []):
             methods = frozenset(table.get("methods", []))
             group = ClientGroup(
@@ -87,6 +96,7 @@ class Catalog:
                 any_method="*" in methods,
                 returns=dict(table.get("returns", {})),
                 returns_self=frozenset(table.get("returns-self", [])),
+                self_attributes=frozenset(table.get("self-attributes", [])),
                 durable_keyword=table.get("durable-when", {}).get("keyword", ""),
                 durable_classes=frozenset(table.get("durable-when", {}).get("holds", [])),
             )
@@ -106,7 +116,7 @@ class Catalog:
 
     def _all_parents(self) -> set[str]:
         parents: set[str] = set()
-        for name in [*self.calls, *self.modules, *self.clients, *self.factories]:
+        for name in [*self.calls, *self.modules, *self.reads, *self.clients, *self.factories]:
             parts = name.split(".")
             for i in range(1, len(parts) + 1):
                 parents.add(".".join(parts[:i]))
@@ -117,6 +127,7 @@ class Catalog:
         groups = [
             *self.calls.values(),
             *self.modules.values(),
+            *self.reads.values(),
             *(g.entry for g in self.clients.values()),
         ]
         return {entry.category for entry in groups}
@@ -182,7 +193,7 @@ class Catalog:
             return None
         dot = path.rfind(".")
         while dot > 0:
-            entry = self.modules.get(path[:dot])
+            entry = self.modules.get(path[:dot]) or self.read_entry(path[:dot])
             if entry is not None:
                 return entry
             dot = path.rfind(".", 0, dot)
@@ -229,6 +240,21 @@ class Catalog:
         if entry is not None:
             return entry, None
         return None, path + "()"
+
+    def read_entry(self, path: str) -> Entry | None:
+        """The entry for an object whose reading is itself unsafe (`os.environ`, `sys.argv`)."""
+        return None if path in self.safe else self.reads.get(path)
+
+    def attribute_instance(self, path: str, name: str) -> str | None:
+        """`pathlib.Path()` for the `parent` of a `pathlib.Path()`: an attribute that holds an
+        instance of its owner's class; None for any other attribute."""
+        paren = path.rfind("()")
+        if paren < 0 or paren + 2 != len(path):
+            return None
+        cls = self.client_class(path[:paren])
+        if cls is None or name not in self.clients[cls].self_attributes:
+            return None
+        return cls + "()"
 
     def reference_entry(self, path: str) -> Entry | None:
         """The entry for an unsafe callable used as a value (passed on, to be called later)."""

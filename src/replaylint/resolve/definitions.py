@@ -243,7 +243,11 @@ class Definitions(Walker):
 
     def annotation_value(self, node: cst.BaseExpression) -> Value:
         """An instance of a provider client when the annotation names one (`client: OpenAI`,
-        `Optional[AsyncAnthropic]`, `"ChatOpenAI | None"`); UNKNOWN otherwise."""
+        `Optional[AsyncAnthropic]`, `"ChatOpenAI | None"`), a set when it names one (`set[str]`);
+        UNKNOWN otherwise."""
+        declared = self._set_annotation(node)  # containers.py: `set[str]`, `frozenset[int]`
+        if declared is not None:
+            return declared
         if isinstance(node, (cst.Name, cst.Attribute)):
             value = self._peek(node)
             if isinstance(value, Ext):

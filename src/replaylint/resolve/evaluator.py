@@ -9,6 +9,7 @@ import libcst as cst
 from replaylint.resolve import folds
 from replaylint.resolve.calls import Calls
 from replaylint.resolve.catalog import Catalog
+from replaylint.resolve.containers import Containers
 from replaylint.resolve.definitions import Definitions
 from replaylint.resolve.expressions import Expressions
 from replaylint.resolve.facts import FactSink
@@ -22,7 +23,7 @@ def _nothing(node: cst.CSTNode) -> None:
     return None
 
 
-class Evaluator(Statements, Expressions, Calls, Definitions, Imports):
+class Evaluator(Statements, Expressions, Calls, Definitions, Imports, Containers):
     def __init__(
         self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink
     ) -> None:
@@ -71,10 +72,11 @@ class Evaluator(Statements, Expressions, Calls, Definitions, Imports):
             cst.IfExp: self._if_exp,
             cst.Tuple: self._sequence,
             cst.List: self._sequence,
-            cst.ListComp: self._comprehension,
-            cst.SetComp: self._comprehension,
-            cst.GeneratorExp: self._comprehension,
-            cst.DictComp: self._comprehension,
+            cst.ListComp: self._any_comprehension,
+            cst.SetComp: self._any_comprehension,
+            cst.GeneratorExp: self._any_comprehension,
+            cst.DictComp: self._any_comprehension,
+            cst.Set: self._set_display,
             cst.NamedExpr: self._named_expr,
             cst.UnaryOperation: self._unary,
             cst.Dict: self._dict,

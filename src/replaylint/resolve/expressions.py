@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.resolve import folds
+from replaylint.resolve.facts import Reference
 from replaylint.resolve.model import Class, Func, FunctionInfo, LocalModule, Obj, Super
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.statements import loop_element
@@ -23,13 +24,60 @@ from replaylint.resolve.walker import Walker
 
 
 class Expressions(Walker):
+    # The object of the subscript, attribute or method call being evaluated: reading it is
+    # reported as that whole use (`os.environ["HOME"]`, `os.environ.get`), not on its own.
+    _unreported: cst.CSTNode | None = None
+
+    def _lookup(self, name: str) -> Value:
+        value = super()._lookup(name)
+        if (
+            value is UNKNOWN
+            and self.catalog.has_members(f"builtins.{name}")
+            and self.scope.lookup(name) is None
+        ):
+            return Ext(f"builtins.{name}")  # a builtin the catalog names (`open`)
+        return value
+
+    def _name(self, node: cst.Name) -> Value:
+        return self._read(node, self._lookup(node.value))
+
+    def _quiet(self, node: cst.BaseExpression) -> Value:
+        """Evaluate the object of a use that reports a read itself."""
+        outer, self._unreported = self._unreported, node
+        value = self.eval(node)
+        self._unreported = outer
+        return value
+
+    def _read(self, node: cst.CSTNode, value: Value) -> Value:
+        """Report `node` when it reads an object whose reading is unsafe (`sys.argv`)."""
+        if isinstance(value, Ext) and Reference in self.wants and node is not self._unreported:
+            if self.catalog.read_entry(value.path) is not None and not self._bound_as_is(node):
+                self._report_read(node, value.path)
+        return value
+
+    def _report_read(self, node: cst.CSTNode, path: str) -> None:
+        entry = self.catalog.read_entry(path)
+        if entry is not None and Reference in self.wants:
+            text = " ".join(self.m.tree.code_for_node(node).split())
+            call = text if len(text) <= 60 else text[:57] + "..."
+            self.sink.emit(Reference(node, self.site(), path, entry, call))
+
+    def _bound_as_is(self, node: cst.CSTNode) -> bool:
+        """`env = os.environ` only names the object (as `now = time.time` names a clock): the
+        read is reported where the name is used."""
+        line = self.statement
+        return isinstance(line, cst.SimpleStatementLine) and any(
+            isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is node
+            for small in line.body
+        )
+
     def _attribute(self, node: cst.Attribute) -> Value:
-        value = self.attr(self.eval(node.value), node.attr.value)
+        value = self.attr(self._quiet(node.value), node.attr.value)
         if isinstance(value, Func) and value.bound and _is_property(value.info):
             # `self.now` on a @property runs its body: a call in disguise.
             self._helper(value.info, node, folds.written(node) or value.info.name)
             return value.info.returns
-        return value
+        return self._read(node, value)
 
     def attr(self, value: Value, name: str) -> Value:
         if isinstance(value, Ext):
@@ -37,6 +85,10 @@ class Expressions(Walker):
                 return Namespace(value)
             if value.path == "sys" and name == "modules":
                 return MODULE_TABLE
+            if value.path.endswith("()"):
+                same = self.catalog.attribute_instance(value.path, name)
+                if same is not None:
+                    return Ext(same)  # `path.parent` is a Path too
             return Ext(f"{value.path}.{name}")
         if isinstance(value, LocalModule):
             found = value.info.exports.get(name)
@@ -107,13 +159,18 @@ class Expressions(Walker):
         return value
 
     def _combine(self, operator: cst.BaseBinaryOp, left: Value, right: Value) -> Value:
+        if isinstance(operator, cst.Divide) and isinstance(left, Ext) and left.path.endswith("()"):
+            joined = self.catalog.attribute_instance(left.path, "__truediv__")
+            if joined is not None:
+                return Ext(joined)  # `base / "data.json"` is a Path like base
         if isinstance(operator, cst.BitOr):
             # A LangChain pipeline (`prompt | llm | parser`) runs the model when invoked.
             for side in (left, right):
                 if isinstance(side, Ext) and "()" in side.path:
                     if self.catalog.client_class(side.path[: side.path.rfind("()")]) is not None:
                         return side
-        return folds.binary(operator, left, right)
+        algebra = self._set_algebra(operator, left, right)  # containers.py: `a | b` of sets
+        return algebra if algebra is not None else folds.binary(operator, left, right)
 
     def _unary(self, node: cst.UnaryOperation) -> Value:
         value = self.eval(node.expression)
@@ -191,7 +248,7 @@ class Expressions(Walker):
         return UNKNOWN
 
     def _subscript(self, node: cst.Subscript) -> Value:
-        base = self.eval(node.value)
+        base = self._quiet(node.value)
         parts: list[Value | None] = []
         is_slice = False
         for element in node.slice:
@@ -203,10 +260,13 @@ class Expressions(Walker):
                 is_slice = True
                 for bound in (inner.lower, inner.upper, inner.step):
                     parts.append(self.eval(bound) if bound is not None else None)
+        if isinstance(base, Ext) and self.catalog.read_entry(base.path) is not None:
+            self._report_read(node, base.path)  # `os.environ["HOME"]`: one read, as written
+            return UNKNOWN
         if len(node.slice) != 1:
             return UNKNOWN
         if not is_slice and isinstance(base, (Namespace, ModuleTable)):
-            return self._index_namespace(base, parts[0] or UNKNOWN, node)
+            return self._read(node, self._index_namespace(base, parts[0] or UNKNOWN, node))
         text = folds.str_const(base)
         if text is not None:
             return folds.subscript(text, parts, is_slice)

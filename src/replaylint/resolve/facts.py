@@ -1,9 +1,10 @@
 """The typed facts the evaluator emits where a rule can decide; rules subscribe to them by type.
 
 The evaluator resolves names and values and never picks a code. At each point where a rule may
-decide (a call of a resolved value, a root handed on as a value, an iteration, a store, an access
-it cannot fold, an import) it builds one of these, but only when some enabled rule subscribes to
-that type, so a fact nobody reads costs one set lookup.
+decide (a call of a resolved value, a root handed on or read as a value, an iteration, a store,
+a method or builtin called on a value, an access it cannot fold, an import) it builds one of
+these, but only when some enabled rule subscribes to that type, so a fact nobody reads costs one
+set lookup.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ class Fact:
         self.node = node
         self.site = site
 
+    def written(self, limit: int = 60) -> str:
+        """The node as written, on one line and shortened: for a message, built only to report."""
+        text = " ".join(self.site.function.module.tree.code_for_node(self.node).split())
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
 
 class Call(Fact):
     """A call of a value outside the checked code, resolved to its qualified `path`.
@@ -74,7 +80,9 @@ class Call(Fact):
 
 
 class Reference(Fact):
-    """An unsafe root handed to other code as a value (`partial(time.time)`), to be called later."""
+    """An unsafe root used as a value rather than called: handed to other code to be called
+    later (`partial(time.time)`), or an object whose reading is itself unsafe, read where it is
+    used (`os.environ["HOME"]`, `len(sys.argv)`; node is the whole use, call as written)."""
 
     __slots__ = ("path", "entry", "call")
 
@@ -96,13 +104,27 @@ class Unfoldable(Fact):
 
 
 class Iteration(Fact):
-    """A loop or comprehension over `value` (node is the iterated expression)."""
+    """A loop or comprehension over `value` (node is the iterated expression).
 
-    __slots__ = ("value",)
+    `within` is what iterates: "for" (a loop statement), or the comprehension's kind ("list",
+    "set", "dict", "generator"); `consumer` the resolved path of the call a comprehension is
+    handed to as an argument (`builtins.sorted` for `sorted(x for x in s)`), "" for none.
+    """
 
-    def __init__(self, node: cst.CSTNode, site: Site, value: Value) -> None:
+    __slots__ = ("value", "within", "consumer")
+
+    def __init__(
+        self,
+        node: cst.CSTNode,
+        site: Site,
+        value: Value,
+        within: str = "for",
+        consumer: str = "",
+    ) -> None:
         super().__init__(node, site)
         self.value = value
+        self.within = within
+        self.consumer = consumer
 
 
 # Where a stored name lives: the walk knows it from `global`, `self.`, class bodies and scopes.
@@ -121,6 +143,49 @@ class Store(Fact):
         self.name = name
         self.value = value
         self.binding = binding
+
+
+class MethodCall(Fact):
+    """A method called on a value (`tags.pop()`, `REGISTRY.append(x)`, `", ".join(names)`):
+    `receiver` is the value it is called on, `args` its positional argument values in order,
+    and `binding` whose state the receiver is (LOCAL, INSTANCE, CLASS or MODULE, as for Store)."""
+
+    __slots__ = ("receiver", "method", "args", "binding")
+
+    def __init__(
+        self,
+        node: cst.CSTNode,
+        site: Site,
+        receiver: Value,
+        method: str,
+        args: tuple[Value, ...],
+        binding: str,
+    ) -> None:
+        super().__init__(node, site)
+        self.receiver = receiver
+        self.method = method
+        self.args = args
+        self.binding = binding
+
+
+class BuiltinCall(Fact):
+    """A call of a builtin by its unshadowed name (`list(tags)`, `hash(key)`, `id(obj)`), with
+    its positional argument values in order; `consumer` as for Iteration (`sorted(list(s))`)."""
+
+    __slots__ = ("name", "args", "consumer")
+
+    def __init__(
+        self,
+        node: cst.CSTNode,
+        site: Site,
+        name: str,
+        args: tuple[Value, ...],
+        consumer: str = "",
+    ) -> None:
+        super().__init__(node, site)
+        self.name = name
+        self.args = args
+        self.consumer = consumer
 
 
 class Import(Fact):

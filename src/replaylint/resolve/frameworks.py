@@ -64,6 +64,10 @@ TEMPORAL = Preset(
         r"temporalio\.workflow\.get_external_workflow_handle(_for)?",
         # Agent integrations hand an activity to the model as a tool: it runs as an activity.
         r"temporalio\.contrib\.(?:\w+\.)*(activity_as_tool|activity_tool|nexus_operation_as_tool)",
+        # An ADK MCP toolset's factories build the toolset inside its activities, or outside
+        # any workflow (`not_in_workflow_toolset`): never in the workflow itself.
+        r"temporalio\.contrib\.google_adk_agents\.(?:\w+\.)*(TemporalMcpToolSet"
+        r"|TemporalMcpToolSetProvider|TemporalStatefulMcpToolSetProvider)",
     ),
     # Inside a workflow asyncio's timers are Temporal's durable timers and the event loop's
     # clock is workflow time (temporalio README, "Asyncio and Determinism").
@@ -91,6 +95,11 @@ TEMPORAL = Preset(
         Code.W003: "use workflow.now() for the time and workflow.sleep() or asyncio.sleep() for waits",
         Code.W004: "move it into an activity run with workflow.execute_activity",
         Code.W005: "move the helper into an activity run with workflow.execute_activity",
+        Code.W007: "pass it in as workflow input, or read it in an activity run with workflow.execute_activity",
+        Code.W008: "move the file access into an activity run with workflow.execute_activity",
+        Code.W009: "run concurrent work as asyncio tasks or activities (workflow.start_activity), which Temporal orders deterministically",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state on the workflow instance (self) or in its inputs; module and class state is shared by every run on the worker",
     },
     inline_activity_remedy=(
         "run the activity with workflow.execute_activity instead of calling it directly"
@@ -116,12 +125,20 @@ DBOS = Preset(
         r"dbos\.(?:\w+\.)*\w*Datasource(?:\.create)?\(\)\.run_tx_step(?:_async)?",
     ),
     child_workflows=True,
+    # An async workflow runs its synchronous steps and transactions through asyncio.to_thread;
+    # the workflow's context travels with the thread, so they are checkpointed as usual.
+    safe=frozenset({"asyncio.to_thread"}),
     remedies={
         Code.W001: "move the model call into a @DBOS.step(), whose result DBOS checkpoints",
         Code.W002: "draw the value inside a @DBOS.step(), whose result DBOS checkpoints",
         Code.W003: "use DBOS.sleep() for waits, and read the clock inside a @DBOS.step()",
         Code.W004: "move it into a @DBOS.step(), whose result DBOS checkpoints",
         Code.W005: "make the helper a @DBOS.step(), or call it from one",
+        Code.W007: "pass it in as a workflow argument, or read it inside a @DBOS.step()",
+        Code.W008: "move the file access into a @DBOS.step(), whose result DBOS checkpoints",
+        Code.W009: "start concurrent work with DBOS.start_workflow() or a Queue, or run it inside a @DBOS.step()",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state in local variables and the workflow's arguments; DBOS recovers a workflow by running it again from its inputs",
     },
 )
 
@@ -145,6 +162,11 @@ RESTATE = Preset(
         Code.W003: "use await ctx.time() for the time and ctx.sleep() for waits",
         Code.W004: "wrap it in ctx.run(...), which journals its result",
         Code.W005: "wrap the helper call in ctx.run(...)",
+        Code.W007: "pass it in the request, or read it inside ctx.run(...), which journals it",
+        Code.W008: "wrap the file access in ctx.run(...), which journals its result",
+        Code.W009: "start ctx.run(...) or handler calls without awaiting them, then await them together with restate.gather(...)",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state in local variables, or in ctx.set(...) / ctx.get(...) state of a virtual object or workflow",
     },
 )
 
@@ -173,6 +195,11 @@ AZURE = Preset(
         Code.W003: "use context.current_utc_datetime for the time and context.create_timer() for waits",
         Code.W004: "move it into an activity function called with context.call_activity",
         Code.W005: "make the helper an activity function called with context.call_activity",
+        Code.W007: "pass it in as orchestration input, or read it in an activity function called with context.call_activity",
+        Code.W008: "move the file access into an activity function called with context.call_activity",
+        Code.W009: "fan out with context.call_activity and context.task_all, or move the work into an activity function",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state in local variables and the orchestration input, or in a durable entity",
     },
 )
 
@@ -197,6 +224,11 @@ DURABLETASK = Preset(
         Code.W003: "use ctx.current_utc_datetime for the time and ctx.create_timer() for waits",
         Code.W004: "move it into an activity called with ctx.call_activity",
         Code.W005: "make the helper an activity called with ctx.call_activity",
+        Code.W007: "pass it in as orchestration input, or read it in an activity called with ctx.call_activity",
+        Code.W008: "move the file access into an activity called with ctx.call_activity",
+        Code.W009: "fan out with ctx.call_activity and task.when_all, or move the work into an activity",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state in local variables and the orchestration input",
     },
 )
 
@@ -222,6 +254,11 @@ AWS = Preset(
         Code.W003: "use context.wait(Duration...) for waits, and read the clock inside context.step(...)",
         Code.W004: "wrap it in context.step(...), which checkpoints its result",
         Code.W005: "make the helper a @durable_step, or call it through context.step(...)",
+        Code.W007: "pass it in the event, or read it inside context.step(...), which checkpoints it",
+        Code.W008: "wrap the file access in context.step(...), which checkpoints its result",
+        Code.W009: "fan out with context.parallel(...) or context.map(...), or run the work inside context.step(...)",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state in local variables and the event, or return it from context.step(...)",
     },
 )
 
@@ -241,6 +278,11 @@ MCP_AGENT = Preset(
         Code.W003: "read the clock inside an @app.workflow_task, whose result is recorded",
         Code.W004: "move it into an @app.workflow_task, which runs as a recorded activity",
         Code.W005: "make the helper an @app.workflow_task, or call it from one",
+        Code.W007: "pass it in as workflow input, or read it in an @app.workflow_task",
+        Code.W008: "move the file access into an @app.workflow_task, which runs as a recorded activity",
+        Code.W009: "move the work into @app.workflow_task activities, which the engine schedules",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state on the workflow instance (self) or in its inputs",
     },
 )
 
@@ -266,6 +308,11 @@ GOOGLE_ADK = Preset(
         Code.W003: "read the clock in a child node run with ctx.run_node(...), whose output is recorded",
         Code.W004: "move it into a child node run with ctx.run_node(...), whose output is recorded",
         Code.W005: "run the helper as a child node with ctx.run_node(...)",
+        Code.W007: "pass it in as node input, or read it in a child node run with ctx.run_node(...)",
+        Code.W008: "move the file access into a child node run with ctx.run_node(...), whose output is recorded",
+        Code.W009: "run the work as child nodes with ctx.run_node(...), whose outputs are recorded",
+        Code.W010: "iterate in a defined order: sorted(...), or keep the items in a list or dict, which keep insertion order",
+        Code.W011: "keep run state in the node's inputs and outputs, which ADK records",
     },
 )
 

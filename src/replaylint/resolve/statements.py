@@ -7,7 +7,7 @@ import libcst as cst
 from replaylint.resolve import folds
 from replaylint.resolve.facts import CLASS, INSTANCE, LOCAL, MODULE, Store
 from replaylint.resolve.model import Class, Func, LocalModule, Obj
-from replaylint.resolve.values import UNKNOWN, Ext, Seq, Value
+from replaylint.resolve.values import UNKNOWN, Ext, Seq, SetOf, Value
 from replaylint.resolve.walker import Walker, children
 from replaylint.resolve.workflows import is_main_guard, type_checking_name
 
@@ -35,7 +35,7 @@ class Statements(Walker):
             value = self.eval(node.value)
             if isinstance(value, Func):
                 self._drop_implicit(value.info)  # handed back: it runs where the caller calls it
-            if self.func.returns is UNKNOWN and isinstance(value, (Ext, Obj, Func)):
+            if self.func.returns is UNKNOWN and isinstance(value, (Ext, Obj, Func, SetOf)):
                 self.func.returns = value
 
     def _global(self, node: cst.Global | cst.Nonlocal) -> None:
@@ -55,16 +55,24 @@ class Statements(Walker):
 
     def _ann_assign(self, node: cst.AnnAssign) -> None:
         value = self.eval(node.value) if node.value is not None else UNKNOWN
-        if value is UNKNOWN:
+        declared = self._set_annotation(node.annotation.annotation)
+        if isinstance(declared, SetOf):
+            # `tags: set[str] = field(default_factory=set)`: the declared type says what it holds.
+            value = declared
+        elif value is UNKNOWN:
             value = self.annotation_value(node.annotation.annotation)
         if node.value is not None or value is not UNKNOWN:
             self._bind(node.target, value)
 
     def _aug_assign(self, node: cst.AugAssign) -> None:
-        self.eval(node.value)
-        if not isinstance(node.target, cst.Name):
-            self.eval(node.target)
-        self._bind(node.target, UNKNOWN)
+        value = self.eval(node.value)
+        target = node.target
+        if not isinstance(target, cst.Name):
+            self.eval(target)
+        # `seen |= names` keeps `seen` a set; any other result is left unknown.
+        current = self._lookup(target.value) if isinstance(target, cst.Name) else UNKNOWN
+        result = self._set_algebra(node.operator, current, value)
+        self._bind(target, UNKNOWN if result is None else result)
 
     def _bind(self, target: cst.BaseExpression, value: Value) -> None:
         if isinstance(target, cst.Name):
@@ -88,12 +96,18 @@ class Statements(Walker):
             owner = self.eval(target.value)
             name = target.attr.value
             if Store in self.wants:
-                self.sink.emit(Store(target, self.site(), name, value, _owner_binding(owner)))
+                self.sink.emit(
+                    Store(target, self.site(), name, value, self._state_of(target.value))
+                )
             if isinstance(owner, Obj):
                 previous = owner.info.instance_attrs.get(name)
                 # Keep the most informative binding: a client stored in __init__ stays known
-                # even when another method later resets the attribute to something opaque.
-                if value is not UNKNOWN or previous is None:
+                # even when another method later resets the attribute to something opaque; a
+                # declared set stays what its annotation says.
+                declared = isinstance(previous, SetOf) and previous.declared
+                if declared and (value is UNKNOWN or isinstance(value, SetOf)):
+                    pass
+                elif value is not UNKNOWN or previous is None:
                     owner.info.instance_attrs[name] = value
             elif isinstance(owner, Class):
                 owner.info.attrs[name] = value
@@ -113,15 +127,49 @@ class Statements(Walker):
             if Store in self.wants:
                 base = target.value
                 name = folds.dotted(base) or ""
-                binding = self._binding_of(base.value) if isinstance(base, cst.Name) else LOCAL
-                self.sink.emit(Store(target, self.site(), name, value, binding))
+                self.sink.emit(Store(target, self.site(), name, value, self._state_of(base)))
 
-    def _binding_of(self, name: str) -> str:
-        """Whose state a name read here is: the scope that binds it (module when none does)."""
-        scope = self.scope.owner(name)
-        if scope is None or scope is self.module_scope:
-            return MODULE
-        return CLASS if scope.is_class else LOCAL
+    def _state_of(self, expr: cst.BaseExpression) -> str:
+        """Whose state the object `expr` denotes: a class's (`Run`, `cls`, `type(self)`,
+        `self.__class__`, a class defined at module level), a module's (what a module-level
+        name or `global` holds, and what is reached from it; any module's attributes), an
+        instance's (what is reached from `self` or another instance), else the function's own."""
+        steps: list[str] = []
+        node = expr
+        while isinstance(node, (cst.Attribute, cst.Subscript)):
+            steps.append(node.attr.value if isinstance(node, cst.Attribute) else "")
+            node = node.value
+        state = LOCAL
+        if isinstance(node, cst.Name):
+            name = node.value
+            owner = self.scope.owner(name)
+            if name in self.scope.globals_ or owner is self.module_scope:
+                state, owner = MODULE, self.module_scope
+            elif owner is None or owner.is_class:
+                return LOCAL  # a builtin, or a class body's namespace as the class is built
+            value = owner.names.get(name, UNKNOWN)
+        elif _type_of_call(node, self.scope.lookup("type") is None):
+            assert isinstance(node, cst.Call)
+            instance = self._peek(node.args[0].value)
+            value = Class(instance.info) if isinstance(instance, Obj) else UNKNOWN
+        else:
+            return LOCAL
+        for step in [*reversed(steps), None]:
+            if self._module_level_class(value):
+                return CLASS
+            if isinstance(value, LocalModule) or (
+                isinstance(value, Ext) and "()" not in value.path
+            ):
+                state = MODULE
+            elif isinstance(value, Obj) and state == LOCAL:
+                state = INSTANCE
+            if step is None:
+                break
+            if step == "__class__" and isinstance(value, Obj):
+                value = Class(value.info)
+            else:
+                value = self.attr(value, step) if step else UNKNOWN
+        return state
 
     def _if(self, node: cst.If) -> None:
         if self._is_type_checking(node.test) or is_main_guard(node.test):
@@ -181,7 +229,7 @@ class Statements(Walker):
 
     def _for(self, node: cst.For) -> None:
         iterable = self.eval(node.iter)
-        self._iterated(node.iter, iterable)
+        self._iterated(node.iter, iterable, loop=True)
         self._bind(node.target, loop_element(iterable))
         self._suite(node.body)
         if node.orelse is not None:
@@ -238,16 +286,17 @@ def loop_element(iterable: Value) -> Value:
     return UNKNOWN
 
 
-def _owner_binding(owner: Value) -> str:
-    if isinstance(owner, Obj):
-        return INSTANCE
-    if isinstance(owner, Class):
-        return CLASS
-    if isinstance(owner, (LocalModule, Ext)) and not (
-        isinstance(owner, Ext) and "()" in owner.path
-    ):
-        return MODULE
-    return LOCAL
+def _type_of_call(node: cst.BaseExpression, builtin: bool) -> bool:
+    """`type(self)`: the builtin (unshadowed) called on one positional argument."""
+    return (
+        builtin
+        and isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "type"
+        and len(node.args) == 1
+        and node.args[0].keyword is None
+        and not node.args[0].star
+    )
 
 
 def _is_instance(value: Value) -> bool:

@@ -83,3 +83,63 @@ class ModuleTable(Value):
 
 
 MODULE_TABLE = ModuleTable()
+
+
+class SetOf(Value):
+    """A set or frozenset, or a dict's keys view (`view`), with what is known of its elements.
+
+    `by_value` when every element hashes by its value (ints, floats, bools, None and tuples of
+    them): the iteration order is then the same in every process. Otherwise strings, bytes or
+    objects may be in it, whose hashes are seeded per process or come from memory addresses.
+    A keys view iterates in insertion order; set algebra on it builds a real set. `declared`
+    when an annotation says so (`self.ids: set[int] = set()`): what is stored later without
+    saying more (`self.ids = given or set()`) does not replace it.
+    """
+
+    __slots__ = ("by_value", "view", "declared")
+
+    def __init__(self, by_value: bool, view: bool = False, declared: bool = False) -> None:
+        self.by_value = by_value
+        self.view = view
+        self.declared = declared
+
+    @property
+    def hash_ordered(self) -> bool:
+        """Is its iteration order decided by hashes that differ between processes?"""
+        return not self.view and not self.by_value
+
+    def __repr__(self) -> str:
+        kind = "KeysView" if self.view else "SetOf"
+        return f"{kind}({'by value' if self.by_value else 'by hash'})"
+
+
+_BY_VALUE = (int, float, bool, type(None))  # str and bytes hash with a per-process seed
+
+
+def hashes_by_value(value: Value) -> bool:
+    """Is `hash(value)` the same in every process? True only for what the guard knows."""
+    if isinstance(value, Const):
+        return _python_hashes_by_value(value.value)
+    if isinstance(value, Seq):
+        return all(hashes_by_value(item) for item in value.items)
+    return False
+
+
+def _python_hashes_by_value(value: object) -> bool:
+    if isinstance(value, tuple):
+        return all(_python_hashes_by_value(item) for item in value)
+    return isinstance(value, _BY_VALUE)
+
+
+def elements_hash_by_value(iterable: Value) -> bool:
+    """Do all the elements iterating `iterable` yields hash by value (`[1, 2]`, `{1: "a"}`)?
+    An empty literal says nothing: what is added to it later is not known."""
+    if isinstance(iterable, Seq):
+        items = iterable.items
+        return bool(items) and all(hashes_by_value(item) for item in items)
+    if isinstance(iterable, SetOf):
+        return iterable.by_value
+    if isinstance(iterable, Mapping):
+        keys = iterable.items
+        return bool(keys) and all(_python_hashes_by_value(key) for key in keys)
+    return False

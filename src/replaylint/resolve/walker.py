@@ -134,6 +134,13 @@ class Walker:
     _drop_implicit: Callable[[FunctionInfo], None]
     _function_body: Callable[[FunctionInfo, Scope, dict[str, Value], bool], None]
     annotation_value: Callable[[cst.BaseExpression], Value]
+    _state_of: Callable[[cst.BaseExpression], str]
+    _comprehension: Callable[[cst.CSTNode], Value]
+    _hand_over: Callable[[cst.Call], None]
+    _observed: Callable[[cst.Call, Value | None, list[Value], Value], Value]
+    _set_algebra: Callable[[cst.CSTNode, Value, Value], Value | None]
+    _set_annotation: Callable[[cst.BaseExpression], Value | None]
+    _module_level_class: Callable[[Value], bool]
 
     # node type -> its handler; each handler takes exactly the node type it is filed under
     _stmt: dict[type[cst.CSTNode], Callable[[Any], None]]
@@ -165,6 +172,12 @@ class Walker:
         self.on_demand = 0  # how many called bodies are being walked ahead of their turn
         self.rebinds_globals = False  # a function body rebound a module global
         self.statement: cst.CSTNode | None = None  # the innermost statement being walked
+        # The comprehension being walked: its kind and the call it is handed to (containers.py).
+        self.comprehension: tuple[str, str] = ("for", "")
+        self._handed_to: dict[int, str] = {}
+        # How many classes were defined when the module had loaded (None while it loads): the
+        # ones before are module-level classes, whose attributes every run shares.
+        self.module_classes: int | None = None
 
     # ------------------------------------------------------------------ driver
 
@@ -172,6 +185,7 @@ class Walker:
         self.m.exports = self.module_scope.names
         for statement in self.m.tree.body:
             self.stmt(statement)
+        self.module_classes = len(self.m.classes)
         # Function bodies run after the module is loaded, so they see its final bindings.
         mark = self._mark()
         self._walk_pending()
@@ -223,7 +237,7 @@ class Walker:
     # in the middle of its caller's, on demand).
     _STATE = (
         "scope", "fscope", "func", "governed", "exempt", "cls", "method_of", "dead",
-        "recording", "statement",
+        "recording", "statement", "comprehension",
     )  # fmt: skip
 
     def _save_state(self) -> tuple[Any, ...]:
@@ -255,9 +269,11 @@ class Walker:
             HelperCall(info, node, call, self.governed, reported, self.dead, self.statement)
         )
 
-    def _iterated(self, node: cst.BaseExpression, value: Value) -> None:
+    def _iterated(self, node: cst.BaseExpression, value: Value, loop: bool = False) -> None:
+        """A loop statement (`loop`) or the comprehension being walked iterates `value`."""
         if Iteration in self.wants:
-            self.sink.emit(Iteration(node, self.site(), value))
+            within, consumer = ("for", "") if loop else self.comprehension
+            self.sink.emit(Iteration(node, self.site(), value, within, consumer))
 
     # ------------------------------------------------------------------ dispatch
 

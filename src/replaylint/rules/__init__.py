@@ -6,11 +6,16 @@ from replaylint.codes import Code
 from replaylint.rules.base import Rule
 from replaylint.rules.catalog_rule import CatalogRule
 from replaylint.rules.dispatch import Dispatch
+from replaylint.rules.environment import ProcessEnvironmentInWorkflow
+from replaylint.rules.filesystem import FilesystemInWorkflow
 from replaylint.rules.model_call import ModelCallInWorkflow
+from replaylint.rules.module_state import ModuleStateInWorkflow
 from replaylint.rules.network_io import NetworkCallInWorkflow
 from replaylint.rules.random_id import RandomIdInWorkflow
 from replaylint.rules.suppression import InvalidSuppression, UnusedSuppression
+from replaylint.rules.threads import ThreadOrProcessInWorkflow
 from replaylint.rules.unfoldable import UnfoldableAccess
+from replaylint.rules.unordered_iteration import UnorderedIterationInWorkflow
 from replaylint.rules.unreadable import UnreadableWorkflowModule
 from replaylint.rules.unsafe_helper import UnsafeHelperCall
 from replaylint.rules.wall_clock import WallClockInWorkflow
@@ -24,6 +29,11 @@ ALL_RULES: tuple[Rule, ...] = (
     NetworkCallInWorkflow(),
     UNSAFE_HELPER,
     UnfoldableAccess(),
+    ProcessEnvironmentInWorkflow(),
+    FilesystemInWorkflow(),
+    ThreadOrProcessInWorkflow(),
+    UnorderedIterationInWorkflow(),
+    ModuleStateInWorkflow(),
     UnreadableWorkflowModule(),
     UnusedSuppression(),
     InvalidSuppression(),

@@ -17,7 +17,7 @@ async def fetch(url):
     d = urllib.request.urlopen(url)  # expect: ADK-W004
     e = urlopen(url)  # expect: ADK-W004
     s = socket.create_connection(("example.com", 443))  # expect: ADK-W004
-    host = socket.gethostname()  # expect: ADK-W004
+    host = socket.gethostname()  # expect: ADK-W007
     conn = http.client.HTTPSConnection("example.com")  # expect: ADK-W004
     with requests.Session() as session:
         f = session.get(url)  # expect: ADK-W004

@@ -21,5 +21,5 @@ async def run(host, callback):
     e = email.utils.formatdate()  # expect: ADK-W003
     f = email.utils.formatdate(0)
     g = email.utils.make_msgid()  # expect: ADK-W002
-    threading.Timer(5, callback).start()  # expect: ADK-W003
+    threading.Timer(5, callback).start()  # expect: ADK-W009
     return a, b, c, s, reader, writer, d, e, f, g

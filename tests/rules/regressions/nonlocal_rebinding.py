@@ -19,7 +19,7 @@ CLOCK = None
 
 def setup():
     global CLOCK
-    CLOCK = time
+    CLOCK = time  # expect: ADK-W011
 
 
 def use():

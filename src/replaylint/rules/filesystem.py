@@ -1,0 +1,11 @@
+"""ADK-W008 filesystem-in-workflow: the filesystem used on the workflow path. Docs and examples: rules/ADK-W008.md."""
+
+from replaylint.codes import Code
+from replaylint.rules.catalog_rule import CatalogRule
+
+
+class FilesystemInWorkflow(CatalogRule):
+    code = Code.W008
+    category = (
+        "filesystem"  # open, pathlib reads and listings, os and os.path stats, shutil, tempfile
+    )

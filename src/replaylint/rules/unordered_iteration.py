@@ -1,0 +1,116 @@
+"""ADK-W010 unordered-iteration-in-workflow: an order decided by hashing or memory addresses. Docs and examples: rules/ADK-W010.md."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.codes import Code
+from replaylint.resolve.facts import BuiltinCall, Fact, Iteration, MethodCall
+from replaylint.resolve.values import SetOf, Value, hashes_by_value
+from replaylint.rules.base import FactRule
+
+# Builtins that hand their arguments' elements on in the order they iterate them, by the
+# position of the first argument they iterate (`map(f, s)` iterates from the second).
+_ORDER_KEEPING = {"list": 0, "tuple": 0, "enumerate": 0, "zip": 0, "iter": 0, "map": 1, "filter": 1}
+# Builtins whose items pair each element with another (an index, a partner): sorting the
+# pairs afterwards keeps the hash order in them.
+_PAIRING = frozenset({"enumerate", "zip"})
+# Consumers whose result does not depend on the order they are fed in (replaylint's `stable`
+# sorts by a canonical key).
+_ORDER_FREE = frozenset(
+    {
+        "builtins.sorted",
+        "builtins.set",
+        "builtins.frozenset",
+        "builtins.min",
+        "builtins.max",
+        "builtins.len",
+        "builtins.any",
+        "builtins.all",
+        "builtins.sum",
+        "replaylint.workflows.stable",
+        "replaylint.workflows.ordering.stable",
+    }
+)
+# Methods that take their argument's elements in its iteration order, or an arbitrary one.
+_ORDER_TAKING = frozenset({"join", "fromkeys"})
+# Where hashing an object is the object's own business, not a decision of the workflow.
+_HASHING_METHODS = frozenset({"__hash__", "__eq__"})
+
+
+# Methods whose argument is only looked up or kept as a key.
+_KEYED_METHODS = frozenset({"get", "add", "discard", "remove", "pop", "setdefault", "__contains__"})
+_IDENTITY_TESTS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+
+
+def _used_as_key(fact: BuiltinCall) -> bool:
+    """Is the identity or hash only a key (`memo[id(x)]`, `id(a) == id(b)`, `seen.add(id(x))`)?
+    Lookups and equality come out the same in every process; only the number itself differs."""
+    parent = _parent(fact.site.statement, fact.node)
+    if isinstance(parent, cst.Index):
+        return True
+    if isinstance(parent, cst.DictElement):
+        return parent.key is fact.node
+    if isinstance(parent, cst.ComparisonTarget):
+        return isinstance(parent.operator, _IDENTITY_TESTS)
+    if isinstance(parent, cst.Comparison):
+        return all(isinstance(t.operator, _IDENTITY_TESTS) for t in parent.comparisons)
+    if isinstance(parent, cst.Arg):
+        call = _parent(fact.site.statement, parent)
+        func = call.func if isinstance(call, cst.Call) else None
+        return isinstance(func, cst.Attribute) and func.attr.value in _KEYED_METHODS
+    return False
+
+
+def _parent(root: cst.CSTNode | None, node: cst.CSTNode) -> cst.CSTNode | None:
+    """The node holding `node` inside the statement `root` (searched only to report)."""
+    stack = [root] if root is not None else []
+    while stack:
+        current = stack.pop()
+        for child in current.children:
+            if child is node:
+                return current
+            stack.append(child)
+    return None
+
+
+def _hash_ordered(value: Value) -> bool:
+    return isinstance(value, SetOf) and value.hash_ordered
+
+
+class UnorderedIterationInWorkflow(FactRule):
+    code = Code.W010
+    facts = (Iteration, BuiltinCall, MethodCall)
+
+    def on_fact(self, fact: Fact) -> None:
+        if isinstance(fact, Iteration):
+            self._iteration(fact)
+        elif isinstance(fact, BuiltinCall):
+            self._builtin(fact)
+        elif isinstance(fact, MethodCall):
+            if _hash_ordered(fact.receiver) and fact.method == "pop" and not fact.args:
+                self.report(fact, fact.written(), "takes an arbitrary element of a set")
+            elif fact.method in _ORDER_TAKING and any(_hash_ordered(a) for a in fact.args):
+                self.report(fact, fact.written(), "takes a set's elements in hash order")
+
+    def _iteration(self, fact: Iteration) -> None:
+        if not _hash_ordered(fact.value):
+            return
+        if fact.within == "set" or fact.consumer in _ORDER_FREE:
+            return  # the result is a set again, or sorted, counted, or tested
+        self.report(fact, fact.written(), "iterates a set in hash order")
+
+    def _builtin(self, fact: BuiltinCall) -> None:
+        name = fact.name
+        if name in ("hash", "id") and fact.args:
+            if fact.site.function.name in _HASHING_METHODS or _used_as_key(fact):
+                return
+            if name == "id" or not hashes_by_value(fact.args[0]):
+                self.report(fact, fact.written(), f"{name}() differs from one process to the next")
+            return
+        first = _ORDER_KEEPING.get(name)
+        if first is None or not any(_hash_ordered(arg) for arg in fact.args[first:]):
+            return
+        if fact.consumer in _ORDER_FREE and name not in _PAIRING:
+            return  # `sorted(list(s))`: sorted after all
+        self.report(fact, fact.written(), "takes a set's elements in hash order")

@@ -1,0 +1,45 @@
+"""A Temporal workflow writes only its own instance; activities may keep process state."""
+from datetime import timedelta
+
+from temporalio import activity, workflow
+
+_attempts: dict[str, int] = {}
+_completed: list[str] = []
+
+
+def _remember(name: str) -> None:
+    _completed.append(name)  # expect: ADK-W011
+
+
+@activity.defn
+async def charge(order: str) -> str:
+    _attempts[order] = _attempts.get(order, 0) + 1
+    return order
+
+
+@workflow.defn
+class Checkout:
+    started = 0
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    @workflow.run
+    async def run(self, order: str) -> str:
+        Checkout.started += 1  # expect: ADK-W011
+        self.seen.append(order)
+        _remember(order)  # expect: ADK-W005
+        Checkout.reset()  # expect: ADK-W005
+        return await workflow.execute_activity(charge, order, start_to_close_timeout=timedelta(1))
+
+    @workflow.signal
+    def retry(self, order: str) -> None:
+        _attempts[order] = 0  # expect: ADK-W011
+
+    @classmethod
+    def reset(cls) -> None:
+        cls.started = 0  # expect: ADK-W011
+
+    @classmethod
+    def configure(cls) -> None:
+        cls.started = 1  # never called from the workflow: worker setup
