@@ -13,16 +13,17 @@ from replaylint.discovery import printable, python_files
 from replaylint.outcome import Outcome, display_path
 from replaylint.prefilter import (
     PRESET_ENTRY_NEEDLES,
+    Needles,
     entry_pattern,
     import_pattern,
     is_candidate,
-    scan,
 )
 from replaylint.report import ReplayReport
 from replaylint.roots import project_root
 from replaylint.selection import Selection, report_from
 
 if TYPE_CHECKING:
+    from replaylint.cache import Cache
     from replaylint.project import Project
 
 Progress = Callable[[int, int], None]
@@ -34,30 +35,40 @@ _NEEDLE_OF = {
 }
 
 
-Needles = tuple[
-    tuple[bytes, ...], tuple[tuple[bytes, re.Pattern[bytes]], ...], "re.Pattern[bytes] | None"
-]
-
-
 def needles_for(config: Config) -> Needles:
-    """(marker needles, (framework needle, import pattern) pairs, entry pattern): the prefilter's
-    byte tests, in the order they are tried."""
+    """(marker needles, (framework needle, import pattern, entry pattern) per framework):
+    the prefilter's byte tests, in the order they are tried. A file that imports a framework is
+    parsed only when it also spells one of *that* framework's entries (or aliases it), so a
+    Temporal test module that mentions a `Context` is not read as a Restate handler."""
     markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
     names = PRESET_NAMES if config.frameworks is None else config.frameworks
-    packages = [package for name in names for package in PRESET_PACKAGES[name]]
-    # A declared workflow decorator's package counts as a framework's, and its name as an entry.
-    declared = list(config.workflow_decorators)
-    packages += sorted({d.split(".")[0] for d in declared} - set(packages))
-    pattern = import_pattern(packages)
-    if pattern is None:
-        return markers, (), None
     # One substring per framework, shared where names overlap ("durable" covers three), since
     # each needle is one more pass over every byte of an ordinary tree.
-    needles = sorted({_NEEDLE_OF.get(p.split(".")[-1], p.split(".")[-1]) for p in packages})
-    spelled = [n for name in names for n in PRESET_ENTRY_NEEDLES[name]]
-    spelled += [rb"\b" + re.escape(d.rsplit(".", 1)[-1].encode()) + rb"\b" for d in declared]
-    entries = entry_pattern(spelled, packages)
-    return markers, tuple((needle.encode(), pattern) for needle in needles), entries
+    grouped: dict[str, tuple[list[str], list[bytes]]] = {}
+    for name in names:
+        for package in PRESET_PACKAGES[name]:
+            packages, spelled = grouped.setdefault(_needle(package), ([], []))
+            packages.append(package)
+            spelled.extend(PRESET_ENTRY_NEEDLES[name])
+    # A declared workflow decorator's package counts as a framework's, and its name as an entry.
+    for declared in config.workflow_decorators:
+        package = declared.split(".")[0]
+        packages, spelled = grouped.setdefault(_needle(package), ([], []))
+        packages.append(package)
+        spelled.append(rb"\b" + re.escape(declared.rsplit(".", 1)[-1].encode()) + rb"\b")
+    tests = []
+    for needle in sorted(grouped):
+        packages, spelled = grouped[needle]
+        unique = sorted(set(packages))
+        pattern = import_pattern(unique)
+        if pattern is not None:
+            tests.append((needle.encode(), pattern, entry_pattern(sorted(set(spelled)), unique)))
+    return markers, tuple(tests)
+
+
+def _needle(package: str) -> str:
+    last = package.split(".")[-1]
+    return _NEEDLE_OF.get(last, last)
 
 
 def run(
@@ -68,6 +79,8 @@ def run(
     resolver: Resolver | None = None,
     dependents: bool = True,
     progress: Progress | None = None,
+    cache: Cache | None = None,
+    jobs: int = 1,
 ) -> Outcome:
     """Discovery, the byte prefilter, then the engine for the candidates only.
 
@@ -77,8 +90,11 @@ def run(
     imported only when some file passes the prefilter, so a tree with no workflow module costs
     a walk and a read per file.
 
+    `cache`: reuse what an earlier run learnt of unchanged files (see index.py); `jobs`: the
+    processes that check the rest (the output is the same for any number).
+
     `progress(done, total)` is called as the engine finishes each candidate file (for a
-    progress bar); `total` counts the candidates of every group, known once all are scanned.
+    progress bar); `total` grows as each group's candidates are known.
     """
     resolver = resolver or Resolver(explicit=config)
     focus: frozenset[Path] | None = None
@@ -110,24 +126,25 @@ def run(
                 continue  # a nested configuration excludes it
             groups.setdefault(id(own), (own, []))[1].append(file)
     outcome = Outcome()
-    scanned: list[tuple[Config, list[tuple[str, str, bytes]]]] = []
+    counter = _Counter(progress)
     for own, files in groups.values():
-        needles, imports, entries = needles_for(own)
-        count, found, unreadable = scan(files, needles, imports, entries)
-        outcome.files += count
+        from replaylint.batches import check_group
+
+        needles = needles_for(own)
+        part, unreadable = check_group(
+            files, own, needles, focus, counter.tick, cache, jobs, project, counter.expect
+        )
+        outcome.files += len(files)
         errors.extend(f"{display_path(p)}: cannot read: {reason}" for p, reason in unreadable)
-        scanned.append((own, [(p, display_path(p), data) for p, data in found]))
-    counter = _Counter(progress, sum(len(c) for _, c in scanned))
-    for own, candidates in scanned:
-        _merge(outcome, _check(candidates, project, own, focus, counter.tick))
+        _merge(outcome, part)
     if focus is not None:  # checked: the files named and the workflows that reach them
         outcome.files = len(focus | {Path(m.path).resolve() for m in outcome.modules})
     if stdin is not None:
         name, data = stdin
         own = resolver.for_path(name)
-        needles, imports, entries = needles_for(own)
+        markers, imports = needles_for(own)
         outcome.files += 1
-        if is_candidate(data, needles, imports, entries):
+        if is_candidate(data, markers, imports):
             shown = printable(name.replace(os.sep, "/"))
             _merge(outcome, _check([(name, shown, data)], project, own))
     outcome.errors = [*errors, *outcome.errors]  # the engine's are one line per file too
@@ -150,15 +167,19 @@ def _check(
 
 
 class _Counter:
-    """Turns the engine's per-file ticks into `progress(done, total)` over the whole run."""
+    """Turns the engine's per-file ticks into `progress(done, total)`: `total` grows as each
+    group's candidates are known (groups are checked one after another)."""
 
-    def __init__(self, progress: Progress | None, total: int) -> None:
-        self.progress, self.total, self.done = progress, total, 0
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress, self.total, self.done = progress, 0, 0
+
+    def expect(self, count: int) -> None:
+        self.total += count
 
     def tick(self) -> None:
         self.done += 1
         if self.progress is not None:
-            self.progress(self.done, self.total)
+            self.progress(self.done, max(self.total, self.done))
 
 
 def _merge(into: Outcome, part: Outcome) -> None:

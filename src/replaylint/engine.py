@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable, Iterable
 from functools import partial
@@ -12,13 +13,14 @@ import libcst as cst
 
 from replaylint import positions, stacks, suppressions
 from replaylint.codes import RULES, Code
-from replaylint.findings import ChainLink, Finding, Span
+from replaylint.findings import ChainLink, Finding, FixRef, ModuleResult, Span
 from replaylint.graph.callgraph import Step, UnsafeHelpers
 from replaylint.graph.imports import classify, reached_modules
-from replaylint.outcome import ModuleResult, Outcome
+from replaylint.outcome import Outcome
 from replaylint.parsing import ParseFailure
 from replaylint.project import Project
-from replaylint.resolve.model import FunctionInfo, ModuleInfo
+from replaylint.records import ERROR, FAILED, HELPERS, PLAIN, WORKFLOW, Record, assemble
+from replaylint.resolve.model import FunctionInfo, Hit, ModuleInfo
 from replaylint.rules import UNSAFE_HELPER, rule_for
 
 log = logging.getLogger("replaylint")
@@ -37,6 +39,7 @@ class Raw(NamedTuple):
     context: ModuleInfo
     tail: tuple[tuple[str, int, str], ...] = ()  # hops inside followed installed code
     remedy: str = ""  # when the finding's own case has a better one than its rule's
+    fix: FixRef | None = None  # a direct finding in workflow code: what a fix needs
 
 
 def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -> list[Raw]:
@@ -53,9 +56,9 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
         where = function.module  # a reached helper's own line is reported in its own file
         for hit in function.hits:
             if hit.governed and hit.path not in safe:
-                raw.append(
-                    Raw(hit.code, where, hit.node, hit.statement, hit.call, [], module, hit.tail)
-                )
+                fix = _fix_ref(hit, function, project)
+                place = (where, hit.node, hit.statement)
+                raw.append(Raw(hit.code, *place, hit.call, [], module, hit.tail, fix=fix))
         for call, chain in UNSAFE_HELPER.findings(function, helpers):
             raw.append(
                 Raw(
@@ -71,6 +74,36 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
                 )
             )
     return raw
+
+
+def _fix_ref(hit: Hit, function: FunctionInfo, project: Project) -> FixRef | None:
+    """What a fix of a direct finding needs, when the module holding it is workflow code itself
+    (a plain helper module that a workflow reaches is not: a framework's API may fail there).
+    The same hit gets the same answer whichever workflow module reached it."""
+    home = function.module
+    if hit.code is Code.W005 or hit.tail or not home.is_workflow:
+        return None
+    if home.marked:
+        return FixRef(hit.path, "runtime")
+    framework = function.entry or next(iter(home.frameworks), "")
+    if not framework:
+        return None
+    entry = function.entry is not None
+    return FixRef(hit.path, framework, entry, _context_name(function, project))
+
+
+def _context_name(function: FunctionInfo, project: Project) -> str:
+    """The run-context parameter of a framework entry, as written (as resolve binds it)."""
+    preset = project.frameworks.get(function.entry or "")
+    node = function.node
+    if preset is None or preset.context_param is None or not isinstance(node, cst.FunctionDef):
+        return ""
+    positional = [*node.params.posonly_params, *node.params.params]
+    if function.cls is not None:
+        positional = positional[1:]
+    if len(positional) <= preset.context_param:
+        return ""
+    return positional[preset.context_param].name.value
 
 
 def _inline_activity_remedy(target: FunctionInfo, module: ModuleInfo, project: Project) -> str:
@@ -92,7 +125,18 @@ def check_candidates(
     tick: Callable[[], None] | None = None,
 ) -> Outcome:
     """Parse and check files that passed the prefilter: (path, display name, bytes) each;
-    `tick()` after each one (a progress bar's count).
+    `tick()` after each one (a progress bar's count)."""
+    return assemble(check_records(candidates, project, focus, tick), focus)
+
+
+def check_records(
+    candidates: Iterable[tuple[str, str, bytes]],
+    project: Project,
+    focus: frozenset[Path] | None = None,
+    tick: Callable[[], None] | None = None,
+) -> list[Record]:
+    """What is known of each candidate once checked: one Record per candidate (and per module
+    another file's registration made workflow code), in candidate order.
 
     The work runs on a thread of its own, created with a large stack, because LibCST's parser
     recurses natively (on the thread's C stack) through deeply nested code that CPython accepts.
@@ -100,52 +144,58 @@ def check_candidates(
     limit is never changed: the walk, its positions and CPython's verdict all fit in the limit
     the caller has, so concurrent callers share nothing and no other thread sees a new setting.
     """
-    work = partial(_check_candidates, list(candidates), project, focus, tick)
+    work = partial(_check_records, list(candidates), project, focus, tick)
     return stacks.on_fresh_stack(work, 256 * stacks.MIB, "replaylint-check")
 
 
-def _check_candidates(
+def _failed(path: str, display: str, data: bytes, span: Span, reason: str) -> Record:
+    finding = Finding(Code.E001, display, span, reason, RULES[Code.E001].remedy)
+    return Record(_key(path), display, _sha(data), FAILED, findings=[finding])
+
+
+def _check_records(
     candidates: list[tuple[str, str, bytes]],
     project: Project,
     focus: frozenset[Path] | None,
     tick: Callable[[], None] | None = None,
-) -> Outcome:
-    """`focus`: the files a user named (a commit's, an editor's); only they and the workflow
-    modules that reach them are reported, the rest of the project read for what it reaches."""
-    outcome = Outcome()
+) -> list[Record]:
+    """`focus`: the files a user named (a commit's, an editor's); the workflow modules that do
+    not reach them are read for what they reach, and get no record."""
+    records: list[Record] = []
     workflow_modules: list[ModuleInfo] = []
-    failures: list[Finding] = []
+    plain: list[ModuleInfo] = []
     for path, display, data in candidates:
         if tick is not None:
             tick()
         if len(data) > project.max_module_size:
             reason = f"{len(data):,} bytes, over the max-module-size of {project.max_module_size:,}"
-            failures.append(
-                Finding(Code.E001, display, Span(1, 0, 1, 0), reason, RULES[Code.E001].remedy)
-            )
+            records.append(_failed(path, display, data, Span(1, 0, 1, 0), reason))
             continue
         try:
             module = project.load(Path(path), data, display=display)
         except ParseFailure as failure:
             span = Span(failure.line, failure.column, failure.line, failure.column)
-            failures.append(
-                Finding(Code.E001, display, span, failure.reason, RULES[Code.E001].remedy)
-            )
+            records.append(_failed(path, display, data, span, failure.reason))
             continue
         except RecursionError:
             # Deeper than even the enlarged stack allows: report it, check the other files.
             project.forget(Path(path))
-            span = Span(1, 0, 1, 0)
-            reason = "too deeply nested to check"
-            failures.append(Finding(Code.E001, display, span, reason, RULES[Code.E001].remedy))
+            records.append(
+                _failed(path, display, data, Span(1, 0, 1, 0), "too deeply nested to check")
+            )
             continue
         except Exception as error:  # a bug of ours: say where, check the other files, exit 2
             project.forget(Path(path))
             log.debug("%s: internal error", display, exc_info=True)
-            outcome.errors.append(f"{display}: internal error: {type(error).__name__}: {error}")
+            line = f"{display}: internal error: {type(error).__name__}: {error}"
+            records.append(Record(_key(path), display, _sha(data), ERROR, errors=[line]))
             continue
-        if module.is_workflow and module not in workflow_modules:
-            workflow_modules.append(module)
+        if module.is_workflow:
+            if module not in workflow_modules:
+                workflow_modules.append(module)
+        elif module not in plain:
+            plain.append(module)
+    extra: list[ModuleInfo] = []
     for loaded in project.modules.values():
         # A local module whose functions another file registers as workflows
         # (`worker.add_orchestrator(nightly)`) is workflow code even without a framework import.
@@ -156,9 +206,10 @@ def _check_candidates(
             and loaded not in workflow_modules
         ):
             workflow_modules.append(loaded)
+            extra.append(loaded)
+    checked = workflow_modules
     if focus is not None:
-        workflow_modules = [m for m in workflow_modules if _reaches(m, focus)]
-        failures = [f for f in failures if Path(f.path).resolve() in focus]
+        checked = [m for m in workflow_modules if _reaches(m, focus)]
     modules_read = [m for m in project.modules.values() if m is not None]
     directives = suppressions.vouch(modules_read)  # before the chains: a vouched root stops there
     functions = [f for m in modules_read for f in m.functions]
@@ -166,8 +217,7 @@ def _check_candidates(
     # included, so helper chains are computed once per set of frameworks in force.
     chains: dict[frozenset[str], UnsafeHelpers] = {}
     raw: list[Raw] = []
-    per_module: dict[int, int] = {}
-    for module in workflow_modules:
+    for module in checked:
         allowed = project.safe_paths(module)
         helpers = chains.get(allowed)
         if helpers is None:
@@ -177,24 +227,70 @@ def _check_candidates(
                 partial(_with_framework_safe, project, allowed),
                 frozenset(p.name for p in project.frameworks.presets if p.child_workflows),
             )
-        found = findings_for(project, module, helpers)
-        per_module[id(module)] = len(found)
-        raw.extend(found)
-    outcome.errors.extend(sorted(set(project.failed_helpers)))
+        raw.extend(findings_for(project, module, helpers))
     try:
-        outcome.findings = _materialize(raw, project) + failures
+        located = _materialize(raw, project)
     except RecursionError:
-        outcome.findings = _materialize_per_module(raw, project) + failures
-    reported = {id(item.where): item.where for item in raw}
-    for module in [*workflow_modules, *reported.values()]:
-        if module.display not in outcome.directives and id(module) in directives:
-            outcome.directives[module.display] = directives[id(module)]
-    for module in workflow_modules:
-        coverage = classify(module, per_module[id(module)] > 0)
-        outcome.modules.append(
-            ModuleResult(module.display, coverage.coverage, coverage.identity, coverage.missing)
+        located = _materialize_per_module(raw, project)
+    found: dict[int, list[Finding]] = {id(m): [] for m in checked}
+    hosts: dict[int, dict[int, ModuleInfo]] = {id(m): {id(m): m} for m in checked}
+    for item, finding in zip(raw, located, strict=True):
+        found[id(item.context)].append(finding)
+        hosts[id(item.context)][id(item.where)] = item.where
+    clean = not project.failed_helpers
+    for module in checked:
+        findings = _unique(found[id(module)])
+        coverage = classify(module, bool(findings))
+        result = ModuleResult(
+            module.display, coverage.coverage, coverage.identity, coverage.missing
         )
-    return outcome
+        shown = {
+            host.display: directives[key]
+            for key, host in hosts[id(module)].items()
+            if key in directives
+        }
+        records.append(
+            Record(
+                str(module.path),
+                module.display,
+                _sha(module.source),
+                WORKFLOW,
+                findings=findings,
+                module=result,
+                directives=shown,
+                deps=_deps(module),
+                cacheable=clean and not coverage.missing,
+                extra=module in extra,
+            )
+        )
+    for module in plain:
+        records.append(
+            Record(str(module.path), module.display, _sha(module.source), PLAIN, deps=_deps(module))
+        )
+    if project.failed_helpers:
+        records.append(Record("", "", "", HELPERS, errors=sorted(set(project.failed_helpers))))
+    return records
+
+
+def _unique(findings: list[Finding]) -> list[Finding]:
+    kept: dict[tuple, Finding] = {}
+    for finding in findings:
+        kept.setdefault((finding.path, finding.span, finding.code, finding.call), finding)
+    return list(kept.values())
+
+
+def _deps(module: ModuleInfo) -> list[tuple[str, str]]:
+    """(path, sha256) of every local module `module` reaches: what its record depends on."""
+    return [(str(m.path), _sha(m.source)) for m in reached_modules(module)[1:]]
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _key(path: str) -> str:
+    found = Path(path)
+    return str(found.resolve() if found.exists() else found)
 
 
 def _reaches(module: ModuleInfo, focus: frozenset[Path]) -> bool:
@@ -209,27 +305,28 @@ def _with_framework_safe(
 
 
 def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
-    """Positions module by module, so one module too deep for code generation loses only its own."""
-    findings: list[Finding] = []
-    by_module: dict[int, list[Raw]] = {}
-    for item in raw:
-        by_module.setdefault(id(item.where), []).append(item)
-    for items in by_module.values():
+    """Positions module by module, so one module too deep for code generation loses only its
+    own (each of its findings becomes that module's one ADK-E001); one finding per raw item."""
+    located: dict[int, Finding] = {}
+    by_module: dict[int, list[int]] = {}
+    for index, item in enumerate(raw):
+        by_module.setdefault(id(item.where), []).append(index)
+    for indexes in by_module.values():
+        items = [raw[i] for i in indexes]
         try:
-            findings.extend(_materialize(items, project))
+            placed = _materialize(items, project)
         except RecursionError:
             module = items[0].where
-            span = Span(1, 0, 1, 0)
-            findings.append(
-                Finding(
-                    Code.E001,
-                    module.display,
-                    span,
-                    "too deeply nested to locate findings",
-                    RULES[Code.E001].remedy,
-                )
+            failure = Finding(
+                Code.E001,
+                module.display,
+                Span(1, 0, 1, 0),
+                "too deeply nested to locate findings",
+                RULES[Code.E001].remedy,
             )
-    return findings
+            placed = [failure] * len(items)
+        located.update(zip(indexes, placed, strict=True))
+    return [located[i] for i in range(len(raw))]
 
 
 def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
@@ -244,8 +341,8 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
         key: positions.spans_in_statements(module.tree, nodes, module.first_lines, module.source)
         for key, (module, nodes) in wanted.items()
     }
-    findings: dict[tuple, Finding] = {}
-    for code, module, node, _top, call, chain, context, tail, remedy in raw:
+    findings: list[Finding] = []
+    for code, module, node, _top, call, chain, context, tail, remedy, fix in raw:
         span = spans[id(module)][node]
         links = tuple(
             ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
@@ -256,6 +353,5 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
         if root is Code.W005:  # a call into followed installed code: no catalog code of its own
             root = None
         remedy = remedy or rule.remedy(context, project.frameworks)
-        finding = Finding(code, module.display, span, call, remedy, links, root)
-        findings.setdefault((module.display, span, code, call), finding)
-    return list(findings.values())
+        findings.append(Finding(code, module.display, span, call, remedy, links, root, fix))
+    return findings

@@ -29,6 +29,20 @@ class ChainLink:
 
 
 @dataclass(frozen=True)
+class FixRef:
+    """What a fix of a direct finding needs (replaylint.fixes reads it): the resolved name of
+    its root (`time.time`; "" for a pattern rule), the framework governing the code it is in
+    (a preset's name, or "runtime" in a module marked `__adk_workflow__`), whether the function
+    holding it is that framework's entry itself, and the name the entry's run-context parameter
+    has there ("" outside an entry, or for a framework without one)."""
+
+    path: str
+    framework: str
+    entry: bool = False
+    context: str = ""
+
+
+@dataclass(frozen=True)
 class Finding:
     code: Code
     path: str
@@ -37,6 +51,8 @@ class Finding:
     remedy: str
     chain: tuple[ChainLink, ...] = field(default=())
     root: Code | None = None  # ADK-W005: the code of the root its chain ends in
+    # Direct findings in workflow code: what a fix needs. Not part of a finding's identity.
+    fix: FixRef | None = field(default=None, compare=False)
 
     @property
     def line(self) -> int:

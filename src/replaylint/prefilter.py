@@ -83,6 +83,12 @@ PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
 }
 
 
+# Per framework: the substring that finds its name, the pattern that confirms an import of it,
+# and the pattern of its entries' spellings (None: any importing file is a candidate).
+Frameworks = tuple[tuple[bytes, re.Pattern[bytes], "re.Pattern[bytes] | None"], ...]
+Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
+
+
 def import_pattern(packages: Iterable[str]) -> re.Pattern[bytes] | None:
     """Matches an import of one of the packages: `import temporalio`, `from dbos import DBOS`."""
     names = [re.escape(p.encode()) for p in packages]
@@ -95,8 +101,7 @@ def import_pattern(packages: Iterable[str]) -> re.Pattern[bytes] | None:
 def scan(
     files: Iterable[str],
     needles: tuple[bytes, ...],
-    imports: tuple[tuple[bytes, re.Pattern[bytes]], ...] = (),
-    entries: re.Pattern[bytes] | None = None,
+    imports: Frameworks = (),
 ) -> tuple[int, list[tuple[str, bytes]], list[tuple[str, str]]]:
     """(files read, [(path, bytes)] of candidates, [(path, reason)] of unreadable files).
 
@@ -114,9 +119,20 @@ def scan(
         except OSError as error:
             unreadable.append((path, error.strerror or str(error)))
             continue
-        if is_candidate(data, needles, imports, entries):
+        if is_candidate(data, needles, imports):
             candidates.append((path, data))
     return count, candidates, unreadable
+
+
+# The calls by which a file makes another file's function an orchestrator or an activity
+# (durabletask's `worker.add_orchestrator(fn)` / `add_activity(fn)`, Azure's
+# `Orchestrator.create(fn)`): the presets' registrars, by the name they end in. A file that may
+# register is read with every batch, and a change to it invalidates the whole index.
+_REGISTERS = re.compile(rb"\.add_(?:named_)?(?:orchestrator|activity)\b|\bOrchestrator\.create\b")
+
+
+def registers(data: bytes) -> bool:
+    return _REGISTERS.search(data) is not None
 
 
 def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> re.Pattern[bytes] | None:
@@ -125,16 +141,23 @@ def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> re.Patte
     names = [re.escape(p.encode()) for p in packages]
     forms = list(needles)
     if names:
-        forms.append(rb"^[ \t]*(?:from|import)[ \t]+(?:" + b"|".join(names) + rb")\b[^\n]*\bas\b")
+        # Entries live in a framework's package or its modules one or two levels down
+        # (`temporalio.workflow`, `pydantic_ai.durable_exec.temporal`); an alias of a module
+        # deeper than that (`import temporalio.api.common.v1.message_pb2 as m`, generated
+        # protobuf) cannot spell one.
+        package = rb"(?:" + b"|".join(names) + rb")(?:\.\w+){0,2}"
+        forms.append(rb"^[ \t]*import[ \t]+" + package + rb"[ \t]+as\b")
+        forms.append(rb"^[ \t]*from[ \t]+" + package + rb"[ \t]+import\b[^\n]*\bas\b")
     return re.compile(b"|".join(forms), re.MULTILINE) if forms else None
 
 
 def is_candidate(
     data: bytes,
     needles: tuple[bytes, ...],
-    imports: tuple[tuple[bytes, re.Pattern[bytes]], ...] = (),
-    entries: re.Pattern[bytes] | None = None,
+    imports: Frameworks = (),
 ) -> bool:
+    """A marker needle, or for some framework: its name, an import of it, and one of its
+    entries spelled."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         # A UTF-16 file (with its byte-order mark) is never Python CPython runs, but a workflow
         # module saved that way must be reported (ADK-E001), not silently passed over.
@@ -145,7 +168,8 @@ def is_candidate(
     for needle in needles:
         if needle in data:
             return True
-    for needle, pattern in imports:
+    for needle, pattern, spelled in imports:
         if needle in data and pattern.search(data):
-            return entries is None or entries.search(data) is not None
+            if spelled is None or spelled.search(data) is not None:
+                return True
     return False

@@ -1,0 +1,218 @@
+"""How one group of files (one set of settings) is checked: the prefilter, the index's
+records where nothing changed, and the rest in batches of a fixed size, each batch on a
+Project of its own, serially or over a process pool.
+
+The batches are the same whatever the number of jobs, so the output is too: `--jobs 1` and
+`--jobs 8` run the same batches, only on fewer or more processes. A batch's syntax trees are
+dropped when it ends, so memory is bounded by the largest batch, not by the tree.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from replaylint.config import Config
+from replaylint.index import CANDIDATE, NOT_CANDIDATE, REGISTRAR, Index, tree_digest
+from replaylint.outcome import Outcome, display_path
+from replaylint.prefilter import Needles, is_candidate, read_regular, registers
+from replaylint.records import Record, assemble
+
+if TYPE_CHECKING:
+    from replaylint.cache import Cache
+    from replaylint.project import Project
+
+BATCH = 48  # candidates per batch: siblings (a sample's workflow, activities, worker) stay together
+Candidate = tuple[str, str, bytes]
+
+
+def check_group(
+    files: list[str],
+    config: Config,
+    needles: Needles,
+    focus: frozenset[Path] | None,
+    tick: Callable[[], None] | None = None,
+    cache: Cache | None = None,
+    jobs: int = 1,
+    project: Project | None = None,
+    expect: Callable[[int], None] | None = None,
+) -> tuple[Outcome, list[tuple[str, str]]]:
+    """The outcome of `files` under `config`, and the files that could not be read.
+    `expect(n)` once the candidates are known, then `tick()` as each is done (progress)."""
+    markers, imports = needles
+    index = Index(cache, config) if cache is not None and project is None else None
+    unreadable: list[tuple[str, str]] = []
+    found: list[tuple[str, bytes | None, str, int]] = []  # path, bytes (None: known), sha, verdict
+    for path in files:
+        known = index.known(path) if index is not None else None
+        if known is not None:
+            sha, verdict = known
+            assert index is not None
+            index.note(path, sha)
+            if verdict != NOT_CANDIDATE:
+                found.append((path, None, sha, verdict))
+            continue
+        try:
+            data = read_regular(path)
+        except OSError as error:
+            unreadable.append((path, error.strerror or str(error)))
+            continue
+        verdict = NOT_CANDIDATE
+        if is_candidate(data, markers, imports):
+            verdict = REGISTRAR if registers(data) else CANDIDATE
+        sha = index.learn(path, data, verdict) if index is not None else ""
+        if verdict != NOT_CANDIDATE:
+            found.append((path, data, sha, verdict))
+    if expect is not None:
+        expect(len(found))
+    real = index.real if index is not None else os.path.realpath
+    tree = tree_digest(files, [(p, s) for p, _, s, v in found if v == REGISTRAR], real)
+    reused: dict[str, Record] = {}
+    missed: list[Candidate] = []
+    for path, data_or_none, sha, _verdict in found:
+        record = index.record(path, sha, tree) if index is not None else None
+        if record is not None:
+            reused[real(path)] = record
+            if tick is not None:
+                tick()
+        else:
+            missed.append(
+                (
+                    path,
+                    display_path(path),
+                    data_or_none if data_or_none is not None else _read(path),
+                )
+            )
+    extras = _stored_extras(index, tree, reused)
+    fresh: list[Record] = []
+    if missed:
+        registrars = [
+            (path, display_path(path), data if data is not None else _read(path))
+            for path, data, _sha, verdict in found
+            if verdict == REGISTRAR
+        ]
+        fresh = _compute(missed, registrars, config, tick, jobs, project)
+    outcome, extra_paths = _ordered(found, reused, extras, fresh, focus, real)
+    if index is not None:
+        index.update(fresh, extra_paths, tree, set(files))
+        index.store()
+    return outcome, unreadable
+
+
+def _read(path: str) -> bytes:
+    try:
+        return read_regular(path)
+    except OSError:
+        return b""  # gone since the index was written: checked as empty, the next run sees it
+
+
+def _stored_extras(index: Index | None, tree: str, reused: dict[str, Record]) -> list[Record]:
+    """Records of modules that registrations made workflow code, when still valid."""
+    if index is None:
+        return []
+    kept = []
+    for path in index.extras:
+        sha = index.current_sha(path)
+        record = index.record(path, sha, tree) if sha is not None else None
+        if record is not None and path not in reused:
+            kept.append(record)
+    return kept
+
+
+def _ordered(
+    found: list[tuple[str, bytes | None, str, int]],
+    reused: dict[str, Record],
+    extras: list[Record],
+    fresh: list[Record],
+    focus: frozenset[Path] | None,
+    real: Callable[[str], str],
+) -> tuple[Outcome, list[str]]:
+    """Records in one canonical order, reused or fresh alike: the candidates by path, then the
+    modules registrations made workflow code, then what could not be read; the first record to
+    hold a finding is the one reported, so a warm run reports exactly what a cold one did."""
+    by_path: dict[str, Record] = {}
+    tail: list[Record] = []
+    for record in fresh:
+        if not record.path:
+            tail.append(record)
+        elif record.path not in by_path or by_path[record.path].extra:
+            by_path[record.path] = record
+    candidates = {real(path) for path, *_ in found}
+    ordered: list[Record] = []
+    for path in sorted(candidates):
+        chosen = by_path.get(path) or reused.get(path)
+        if chosen is not None:
+            ordered.append(chosen)
+    registered = {p: r for p, r in by_path.items() if p not in candidates}
+    for record in extras:
+        registered.setdefault(record.path, record)
+    ordered.extend(registered[path] for path in sorted(registered))
+    ordered.extend(tail)
+    return assemble(ordered, focus), sorted(registered)
+
+
+def _compute(
+    missed: list[Candidate],
+    registrars: list[Candidate],
+    config: Config,
+    tick: Callable[[], None] | None,
+    jobs: int,
+    project: Project | None,
+) -> list[Record]:
+    """Records of the candidates that need checking. Every batch also reads the files that
+    register functions, so a registration counts in whichever batch its function is checked."""
+    if project is not None:  # the caller's own Project: one batch, in this process
+        from replaylint.engine import check_records
+
+        return check_records(missed, project, None, tick)
+    missed = sorted(missed)
+    batches = []
+    for start in range(0, len(missed), BATCH):
+        batch = missed[start : start + BATCH]
+        named = {path for path, _, _ in batch}
+        batches.append(batch + [r for r in registrars if r[0] not in named])
+    if jobs <= 1 or len(batches) == 1:
+        return [record for batch in batches for record in _check_batch(config, batch, tick)]
+    records: list[Record] = []
+    with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), mp_context=_context()) as pool:
+        for batch, result in zip(
+            batches, pool.map(_check_batch, [config] * len(batches), batches), strict=True
+        ):
+            records.extend(result)
+            if tick is not None:
+                for _ in batch:
+                    tick()
+    return records
+
+
+def _check_batch(
+    config: Config, batch: list[Candidate], tick: Callable[[], None] | None = None
+) -> list[Record]:
+    from replaylint.engine import check_records
+    from replaylint.project import project_for
+
+    return check_records(batch, project_for(config), None, tick)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    """fork where it is safe and cheap (Linux: a worker starts with LibCST already imported);
+    elsewhere the platform's default."""
+    if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context()
+
+
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+__all__ = ["BATCH", "check_group", "default_jobs"]
