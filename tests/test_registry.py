@@ -9,7 +9,7 @@ from replaylint.docs import page, rules_dir
 from replaylint.rules import ALL_RULES
 
 REQUIRED = ["What it does", "Why it breaks replay", "Example", "Use instead", "Known limits"]
-OPTIONAL = {"In framework code", "Options", "References"}
+OPTIONAL = {"In framework code", "Fix safety", "Options", "References"}
 
 
 def test_all_rules_cover_every_code_in_order() -> None:

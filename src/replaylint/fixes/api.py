@@ -1,0 +1,156 @@
+"""The entry points of fixing: plan and apply a report's fixes to files, fix one editor buffer,
+and describe the fix of one finding for a code action."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import libcst as cst
+
+from replaylint.findings import Finding, Report
+from replaylint.fixes.data import FixData, default_data
+from replaylint.fixes.edit import ModuleFixer, fix_module
+from replaylint.fixes.template import render
+
+_TITLE_WIDTH = 48
+
+
+@dataclass(frozen=True)
+class FileFix:
+    """One file's fixes: its text before and after, and the findings the edits fix."""
+
+    path: str  # as the report names it
+    original: str
+    new: str
+    fixed: tuple[Finding, ...]
+    encoding: str = "utf-8"
+
+    def diff(self) -> str:
+        """A unified diff of the change, `a/` and `b/` prefixed as git prints them."""
+        lines = difflib.unified_diff(
+            self.original.splitlines(keepends=True),
+            self.new.splitlines(keepends=True),
+            fromfile=f"a/{self.path}",
+            tofile=f"b/{self.path}",
+        )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class FixInfo:
+    """What a code action shows: its title, whether `--fix` applies it, and why."""
+
+    title: str
+    safe: bool
+    reason: str
+
+
+def _fixable(findings: Iterable[Finding]) -> list[Finding]:
+    return [f for f in findings if f.fix is not None]
+
+
+def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[str, FileFix]:
+    """The fixes of every file the report's findings are in, by path; files no fix changes
+    are left out. Nothing is written. Unsafe fixes only when `unsafe`."""
+    data = data or default_data()
+    by_path: dict[str, list[Finding]] = {}
+    for finding in _fixable(report.findings):
+        by_path.setdefault(finding.path, []).append(finding)
+    planned: dict[str, FileFix] = {}
+    for path in sorted(by_path):
+        file = Path(path)
+        if not file.is_file():
+            continue  # stdin, or a file gone since the check
+        try:
+            module = cst.parse_module(file.read_bytes())
+        except (cst.ParserSyntaxError, OSError, UnicodeDecodeError, RecursionError):
+            continue
+        edited, fixed = fix_module(module, by_path[path], data, unsafe=unsafe)
+        if fixed and edited.code != module.code:
+            ordered = tuple(sorted(fixed, key=Finding.sort_key))
+            planned[path] = FileFix(path, module.code, edited.code, ordered, module.encoding)
+    return planned
+
+
+def apply(
+    report: Report, *, unsafe: bool, diff: bool, stream: TextIO, data: FixData | None = None
+) -> tuple[int, int]:
+    """Fix the report's files in place, or with `diff` write a unified diff of each to
+    `stream` instead. Returns (files changed, fixes applied)."""
+    planned = plan(report, unsafe=unsafe, data=data)
+    for path in sorted(planned):
+        fix = planned[path]
+        if diff:
+            stream.write(fix.diff())
+        else:
+            Path(path).write_bytes(fix.new.encode(fix.encoding))
+    return len(planned), sum(len(fix.fixed) for fix in planned.values())
+
+
+def fix_source(
+    source: str, findings: Iterable[Finding], *, unsafe: bool, data: FixData | None = None
+) -> tuple[str, tuple[Finding, ...]]:
+    """One buffer fixed with its findings (those of `guard_source` on it): the new text and the
+    findings fixed. The text is unchanged when no fix applies or it cannot be parsed."""
+    try:
+        module = cst.parse_module(source)
+    except (cst.ParserSyntaxError, RecursionError):
+        return source, ()
+    edited, fixed = fix_module(module, _fixable(findings), data or default_data(), unsafe=unsafe)
+    return edited.code, tuple(sorted(fixed, key=Finding.sort_key))
+
+
+def fix_for(
+    finding: Finding, source: str | None = None, *, data: FixData | None = None
+) -> FixInfo | None:
+    """The fix of one finding, for a code action. With the buffer's `source` it is exactly the
+    fix `fix_source` applies there (whatever its safety), or None. Without it no condition can
+    be checked: the answer is the data's one fix for that name, which applies only where its
+    conditions hold, and None for a name with several (datetime.now depends on its arguments)."""
+    data = data or default_data()
+    ref = finding.fix
+    if ref is None:
+        return None
+    if source is None:
+        candidates = data.candidates(ref.framework, ref.path, finding.code)
+        if len(candidates) != 1:
+            return None
+        template = candidates[0]
+        shown = (
+            template.template.replace("{ctx}", ref.context or "ctx")
+            .replace("{name}", ref.path.rsplit(".", 1)[-1])
+            .replace("{callee}", finding.call)
+            .replace("{receiver}", finding.call.rpartition(".")[0])
+        )
+        return FixInfo(f"Replace with {_short(shown)}", template.safe, template.reason)
+    try:
+        module = cst.parse_module(source)
+    except (cst.ParserSyntaxError, RecursionError):
+        return None
+    fixer = ModuleFixer(module, data)
+    chosen = fixer.choose(finding)
+    if chosen is None:
+        return None
+    node, plan = chosen
+    assert isinstance(node, cst.BaseExpression)
+    if isinstance(node, cst.Call) and node.args:
+        # The title shows the arguments as `...`: they move over unchanged.
+        node = node.with_changes(
+            args=[cst.Arg(cst.Ellipsis())], whitespace_before_args=cst.SimpleWhitespace("")
+        )
+    replacement = render(plan.template.template, plan.template.wraps, fixer.parts(plan, node))
+    if replacement is None:
+        return None
+    before = _short(cst.Module([]).code_for_node(node))
+    after = _short(cst.Module([]).code_for_node(replacement))
+    return FixInfo(f"Replace {before} with {after}", plan.template.safe, plan.template.reason)
+
+
+def _short(code: str) -> str:
+    """One line of at most _TITLE_WIDTH characters."""
+    line = " ".join(code.split())
+    return line if len(line) <= _TITLE_WIDTH else line[: _TITLE_WIDTH - 3] + "..."
