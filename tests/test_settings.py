@@ -174,5 +174,5 @@ def test_ignoring_a_code_drops_the_helper_calls_that_only_reach_it(repo: Path) -
         ("wf.py", 14, "ADK-W005"),
     ]
     result = CliRunner().invoke(cli, ["check", "--format", "json", "--select", "ADK-W005", "."])
-    roots = sorted(f["root"] for f in json.loads(result.stdout)["findings"])
+    roots = sorted(f["root"]["code"] for f in json.loads(result.stdout)["findings"])
     assert roots == ["ADK-W002", "ADK-W003"]

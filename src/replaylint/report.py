@@ -1,9 +1,10 @@
-"""ReplayReport: what one check returns to the API's callers, and its text and JSON forms."""
+"""ReplayReport: what one check returns to the API's callers, and its forms (reporters/)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from replaylint import reporters
 from replaylint.findings import Finding, ModuleResult
 from replaylint.reporters import json, text
 
@@ -31,4 +32,9 @@ class ReplayReport:
         return text.render(self)
 
     def to_json(self) -> str:
+        """The `replaylint/findings@2` object (reporters/findings-2.schema.json)."""
         return json.render(self)
+
+    def render(self, output_format: str, *, color: bool = False) -> str:
+        """The report in any `--output-format` (a key of reporters.REPORTERS)."""
+        return reporters.render(output_format, self, color=color)

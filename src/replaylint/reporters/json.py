@@ -1,19 +1,50 @@
-"""`--format json`: one object, schema replaylint/findings@1."""
+"""`--output-format json`: one object, schema replaylint/findings@2 (findings-2.schema.json).
+
+Lines and columns are 1-based; `end_column` is the column just after the last character of
+the call (SARIF's convention), so `end_column - column` is its length on a one-line call.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from importlib import resources
+from typing import TYPE_CHECKING, Any
 
+from replaylint.reporters.roots import cause_count, root_of
 from replaylint.version import __version__
 
 if TYPE_CHECKING:
-    from replaylint.findings import Report
+    from replaylint.findings import Finding, Report
 
-SCHEMA = "replaylint/findings@1"
+SCHEMA = "replaylint/findings@2"
+SCHEMA_FILE = "findings-2.schema.json"
 
 
-def as_dict(report: Report) -> dict:
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of this format, as shipped in the package."""
+    text = resources.files("replaylint.reporters").joinpath(SCHEMA_FILE).read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    """One finding as json@2 and json-lines write it."""
+    return {
+        "path": finding.path,
+        "line": finding.span.line,
+        "column": finding.span.column + 1,
+        "end_line": finding.span.end_line,
+        "end_column": finding.span.end_column + 1,
+        "code": finding.code.value,
+        "message": finding.message,
+        "call": finding.call,
+        "remedy": finding.remedy,
+        "chain": [{"path": c.path, "line": c.line, "call": c.call} for c in finding.chain],
+        "root": root_of(finding).as_dict(),
+    }
+
+
+def as_dict(report: Report) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "tool": {"name": "replaylint", "version": __version__},
@@ -21,25 +52,11 @@ def as_dict(report: Report) -> dict:
             "files": report.files,
             "workflow_modules": report.workflow_modules,
             "findings": len(report.findings),
+            "causes": cause_count(report.findings),
             "exit_code": report.exit_code,
             "unresolved_imports": sum(m.unresolved_imports for m in report.modules),
         },
-        "findings": [
-            {
-                "path": f.path,
-                "line": f.span.line,
-                "column": f.span.column,
-                "end_line": f.span.end_line,
-                "end_column": f.span.end_column,
-                "code": f.code.value,
-                "message": f.message,
-                "call": f.call,
-                "remedy": f.remedy,
-                "chain": [{"path": c.path, "line": c.line, "call": c.call} for c in f.chain],
-                "root": f.root.value if f.root is not None else None,
-            }
-            for f in report.findings
-        ],
+        "findings": [finding_dict(f) for f in report.findings],
         "modules": [
             {"path": m.path, "coverage": m.coverage, "identity": m.identity} for m in report.modules
         ],

@@ -1,0 +1,22 @@
+"""`--output-format concise`: `path:line:col: CODE message (call)`, one line per finding."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from replaylint.reporters.text import BOLD, RED, styled, tail
+
+if TYPE_CHECKING:
+    from replaylint.findings import Finding, Report
+
+
+def render_finding(finding: Finding, *, color: bool = False) -> str:
+    path = styled(finding.path, BOLD, color)
+    code = styled(finding.code.value, RED, color)
+    # Columns are 0-based inside, 1-based for the user.
+    return f"{path}:{finding.line}:{finding.span.column + 1}: {code} {finding.message}"
+
+
+def render(report: Report, *, color: bool = False) -> str:
+    lines = [render_finding(f, color=color) for f in report.findings]
+    return "\n".join([*lines, tail(report)]) + "\n"

@@ -1,0 +1,39 @@
+"""`--output-format gitlab`: a GitLab code-quality report, a JSON array of issues."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from replaylint.codes import Code
+from replaylint.reporters.roots import fingerprints
+from replaylint.reporters.text import chain_line
+
+if TYPE_CHECKING:
+    from replaylint.findings import Finding, Report
+
+# A module that was not checked hides everything in it; a stale suppression hides nothing.
+SEVERITY = {Code.E001: "critical", Code.S001: "minor", Code.S002: "minor"}
+
+
+def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
+    description = finding.message
+    if finding.chain:
+        description += f": {chain_line(finding)}"
+    return {
+        "description": description,
+        "check_name": finding.code.value,
+        "fingerprint": fingerprint,
+        "severity": SEVERITY.get(finding.code, "major"),
+        "location": {
+            "path": finding.path,
+            "lines": {"begin": finding.span.line, "end": finding.span.end_line},
+        },
+    }
+
+
+def render(report: Report) -> str:
+    issues = [
+        issue(f, p) for f, p in zip(report.findings, fingerprints(report.findings), strict=True)
+    ]
+    return json.dumps(issues, indent=2) + "\n"
