@@ -72,12 +72,13 @@ def test_json_format(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(cli, ["check", "--format", "json", "wf.py"])
     assert result.exit_code == 1
     data = json.loads(result.output)
-    assert data["schema"] == "replaylint/findings@1"
+    assert data["schema"] == "replaylint/findings@2"
     assert data["tool"]["name"] == "replaylint"
     assert data["summary"] == {
         "files": 1,
         "workflow_modules": 1,
         "findings": 1,
+        "causes": 1,
         "exit_code": 1,
         "unresolved_imports": 0,
     }
@@ -85,15 +86,21 @@ def test_json_format(runner: CliRunner, tmp_path: Path) -> None:
         {
             "path": "wf.py",
             "line": 7,
-            "column": 11,
+            "column": 12,
             "end_line": 7,
-            "end_column": 22,
+            "end_column": 23,
             "code": "ADK-W003",
             "message": "the wall clock is used on the workflow path (time.time)",
             "call": "time.time",
             "remedy": "use WorkflowClock, whose instants come from the run's own state",
             "chain": [],
-            "root": None,
+            "root": {
+                "id": "06e79f7117325535",
+                "code": "ADK-W003",
+                "path": "wf.py",
+                "line": 7,
+                "call": "time.time",
+            },
         }
     ]
     [module] = data["modules"]
@@ -174,6 +181,11 @@ def test_rule_page_and_listing(runner: CliRunner) -> None:
         "ADK-W004",
         "ADK-W005",
         "ADK-W006",
+        "ADK-W007",
+        "ADK-W008",
+        "ADK-W009",
+        "ADK-W010",
+        "ADK-W011",
         "ADK-E001",
         "ADK-S001",
         "ADK-S002",

@@ -2,7 +2,9 @@
 
 A directive on a finding's line (any line of a multi-line call) silences the codes it names
 there; on a `def`/`class` line (or one of its decorators) it covers that whole body;
-`# replaylint: file-ignore[...]` covers the module. A directive that silences nothing is
+`# replaylint: file-ignore[...]` covers the module. A flake8-style `# noqa: ADK-W003` is a line
+directive too, but only when it names one of our codes: a bare `# noqa`, or one naming only
+other tools' codes (`E501`), belongs to those tools. A directive that silences nothing is
 ADK-S001; one naming an unknown code, or none, is ADK-S002. Rules never read comments.
 """
 
@@ -27,6 +29,11 @@ _DIRECTIVE = re.compile(
 )
 # A comment that may hold a directive; most modules mention `replaylint` only in an import.
 _MAYBE_DIRECTIVE = re.compile(rb"#[^\n]*replaylint\s*:\s*(?:file-)?ignore", re.IGNORECASE)
+# A flake8-style noqa list (`noqa: E501, ADK-W003`): codes split by commas or spaces.
+NOQA_CODE = r"[A-Za-z]+(?:-[A-Za-z]+)?[0-9]+"
+NOQA = re.compile(rf"#\s*noqa\s*:\s*(?P<codes>{NOQA_CODE}(?:[\s,]+{NOQA_CODE})*)", re.IGNORECASE)
+_MAYBE_NOQA = re.compile(rb"#[^\n]*noqa\s*:[^\n]*ADK-", re.IGNORECASE)
+OUR_PREFIX = "ADK-"  # a noqa naming a code with this prefix is ours
 
 
 @dataclass
@@ -39,13 +46,16 @@ class Directive:
     first: int = 0  # the lines it covers
     last: int = 0
     used: set[Code] = field(default_factory=set)
+    style: str = "replaylint"  # or "noqa": never widened to a whole body
 
 
 def _comments(text: str) -> list[tuple[int, int, str]]:
     found = []
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT and "replaylint" in token.string:
+            if token.type == tokenize.COMMENT and (
+                "replaylint" in token.string or "noqa" in token.string.lower()
+            ):
                 found.append((token.start[0], token.start[1], token.string))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         pass
@@ -84,26 +94,25 @@ _STATEMENTS = (cst.BaseCompoundStatement, cst.SimpleStatementLine)
 
 
 def parse(source: bytes, tree: cst.Module) -> list[Directive]:
-    if b"replaylint" not in source or not _MAYBE_DIRECTIVE.search(source):
+    ours = b"replaylint" in source and _MAYBE_DIRECTIVE.search(source) is not None
+    if not ours and _MAYBE_NOQA.search(source) is None:
         return []
     text = source.decode(tree.encoding, errors="replace")
     directives: list[Directive] = []
     for line, column, comment in _comments(text):
-        match = _DIRECTIVE.search(comment)
-        if match is None:
-            continue
-        kind = "file" if match.group("kind").lower() == "file-ignore" else "line"
-        directive = Directive(line, column, kind, first=line, last=line)
-        for item in (match.group("codes") or "").split(","):
-            item = item.strip()
-            if not item:
-                continue
-            code = parse_code(item)
-            if code is None:
-                directive.unknown.append(item)
-            elif code not in directive.codes:
-                directive.codes.append(code)
-        directives.append(directive)
+        # One comment may hold several directives (a noqa list, then `# replaylint: ignore[...]`);
+        # each starts with its own `#`, so a reason that mentions the grammar is not one.
+        for match in _DIRECTIVE.finditer(comment):
+            kind = "file" if match.group("kind").lower() == "file-ignore" else "line"
+            items = (match.group("codes") or "").split(",")
+            directives.append(_directive(line, column + match.start(), kind, items, "replaylint"))
+        for match in NOQA.finditer(comment):
+            items = re.findall(NOQA_CODE, match.group("codes"))
+            ours_only = [item for item in items if item.upper().startswith(OUR_PREFIX)]
+            if ours_only:  # other tools' codes are theirs to judge, never ADK-S002
+                directives.append(
+                    _directive(line, column + match.start(), "line", ours_only, "noqa")
+                )
     line_directives = [d for d in directives if d.kind == "line" and d.codes]
     if line_directives:
         try:
@@ -113,22 +122,35 @@ def parse(source: bytes, tree: cst.Module) -> list[Directive]:
     return directives
 
 
+def _directive(line: int, column: int, kind: str, items: list[str], style: str) -> Directive:
+    directive = Directive(line, column, kind, first=line, last=line, style=style)
+    for item in items:
+        item = item.strip()
+        if not item:
+            continue
+        code = parse_code(item)
+        if code is None:
+            directive.unknown.append(item)
+        elif code not in directive.codes:
+            directive.codes.append(code)
+    return directive
+
+
 def _widen_to_blocks(tree: cst.Module, directives: list[Directive]) -> None:
     """A directive on a def/class line covers its body; one on any line of a statement that
     spans several lines covers that statement, wherever a formatter moved the comment (the
-    closing bracket of a split call, the last line of a backslash continuation)."""
+    closing bracket of a split call, the last line of a backslash continuation). A noqa keeps
+    to its statement, as flake8's and ruff's do."""
     blocks, lines = _statements(tree)
     names = {block: block.name for block in blocks}  # type: ignore[attr-defined]
     spans = positions.spans(tree, [*blocks, *names.values(), *lines])
-    by_line = {d.line: d for d in directives}
-    for statement in lines:
-        whole = spans.get(statement)
-        if whole is None or whole.line == whole.end_line:
-            continue
-        for line in range(whole.line, whole.end_line + 1):
-            directive = by_line.get(line)
-            if directive is not None:
-                directive.first, directive.last = whole.line, whole.end_line
+    by_line: dict[int, list[Directive]] = {}
+    for directive in directives:
+        by_line.setdefault(directive.line, []).append(directive)
+    for first, last in _multi_line(lines, spans):
+        for line in range(first, last + 1):
+            for directive in by_line.get(line, ()):
+                directive.first, directive.last = first, last
     for block in blocks:
         whole = spans.get(block)
         header = spans.get(names[block])
@@ -136,14 +158,31 @@ def _widen_to_blocks(tree: cst.Module, directives: list[Directive]) -> None:
             continue
         first = whole.line - len(getattr(block, "decorators", ()))
         for line in range(min(first, whole.line), header.line + 1):
-            directive = by_line.get(line)
-            if directive is not None:
-                directive.kind = "block"
-                directive.first, directive.last = line, whole.end_line
+            for directive in by_line.get(line, ()):
+                if directive.style != "noqa":
+                    directive.kind = "block"
+                    directive.first, directive.last = line, whole.end_line
 
 
-def _covering(directives: list[Directive], code: Code, span: Span) -> Directive | None:
-    """The directive that silences `code` at `span`, if one does."""
+def _multi_line(lines: list[cst.CSTNode], spans: dict[cst.CSTNode, Span]) -> list[tuple[int, int]]:
+    found = []
+    for statement in lines:
+        whole = spans.get(statement)
+        if whole is not None and whole.line != whole.end_line:
+            found.append((whole.line, whole.end_line))
+    return found
+
+
+def statement_extents(tree: cst.Module) -> list[tuple[int, int]]:
+    """(first, last) line of each simple statement written over several lines: a directive on
+    any of its lines covers all of it (where `--add-ignore` may put one)."""
+    _, lines = _statements(tree)
+    return _multi_line(lines, positions.spans(tree, lines))
+
+
+def covering(directives: list[Directive], code: Code, span: Span) -> Directive | None:
+    """The directive that silences `code` at `span`, if one does: the first in the module that
+    covers it (a later one that covers it too stays unused)."""
     for directive in directives:
         if code in directive.codes and (
             directive.kind == "file"
@@ -176,7 +215,7 @@ def vouch(modules: Iterable[ModuleInfo]) -> dict[int, list[Directive]]:
             continue  # too deep to place: its roots keep propagating
         for hit in hits:
             span = spans.get(hit.node)
-            directive = _covering(directives, hit.code, span) if span is not None else None
+            directive = covering(directives, hit.code, span) if span is not None else None
             if directive is not None:
                 hit.propagates = False
                 directive.used.add(hit.code)
@@ -194,11 +233,11 @@ def apply(
         return findings
     kept = []
     for finding in findings:
-        covering = _covering(directives, finding.code, finding.span)
-        if covering is None:
+        silencer = covering(directives, finding.code, finding.span)
+        if silencer is None:
             kept.append(finding)
         else:
-            covering.used.add(finding.code)
+            silencer.used.add(finding.code)
     for directive in directives:
         span = Span(directive.line, directive.column, directive.line, directive.column)
         if directive.unknown or not (directive.codes or directive.unknown):
