@@ -1,0 +1,384 @@
+"""The pygls server: document events to checks (debounced), checks to published diagnostics,
+pull requests, hover and code actions; settings reloaded when a configuration file changes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from replaylint.findings import Finding
+from replaylint.server.actions import code_actions, resolve_fix
+from replaylint.server.analysis import SETTINGS_FILES, Analysis, Analyzer
+from replaylint.server.diagnostics import to_diagnostic
+from replaylint.server.hover import hover_at
+from replaylint.server.ranges import UTF16, source_lines
+from replaylint.server.rule_fixes import FixOffer, fix_offer
+from replaylint.server.scheduling import Debouncer
+from replaylint.version import __version__
+
+log = logging.getLogger("replaylint.server")
+
+DEFAULT_DEBOUNCE_MS = 150
+_EVERYTHING = "*"  # the debouncer's key for "check every open document again"
+_WATCHED = ("**/pyproject.toml", "**/replaylint.toml", "**/*.py")
+_OVERTAKEN_TRIES = 5
+
+Diagnosed = list[tuple[Finding, types.Diagnostic]]
+
+
+class ReplayServer(LanguageServer):
+    """Holds the open documents' latest checks; every check runs on one worker thread, in the
+    order asked, so the settings and the disk state a check sees never change under it."""
+
+    def __init__(self) -> None:
+        super().__init__("replaylint", __version__)
+        self.analyzer = Analyzer()
+        self.debounce = DEFAULT_DEBOUNCE_MS / 1000
+        self.debouncer = Debouncer()
+        self.checks: dict[str, tuple[Analysis, Diagnosed]] = {}
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replaylint-check")
+        # Code actions on a thread of their own: a rule's fix reads the module's scopes, slower
+        # than a check, and a check for the next edit must not wait behind it.
+        self.actions_worker = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="replaylint-actions"
+        )
+        self._offers: dict[tuple[str, int | None, int, int], FixOffer | None] = {}
+        self._disk_lines: dict[str, tuple[tuple[int, int], list[str]]] = {}
+        self._told: set[str] = set()  # problems already shown, each once
+        # Pull mode: the client asks for each document's diagnostics and is told to ask again
+        # when files change; nothing is pushed (a client showing both would show each twice).
+        self.pull_mode = False
+
+    # ------------------------------------------------------------------ settings
+
+    def configure(self, params: types.InitializeParams) -> None:
+        """The workspace root becomes the working directory, so findings name files as
+        `replaylint check` run there does; `initializationOptions.debounceMs` sets the wait.
+        Diagnostics are pulled by clients that can pull them and be told to pull again (a
+        helper's save changes a workflow's findings), pushed to every other client."""
+        capabilities = params.capabilities
+        pulls = capabilities.text_document and capabilities.text_document.diagnostic
+        refresh = capabilities.workspace and capabilities.workspace.diagnostics
+        self.pull_mode = bool(pulls and refresh and refresh.refresh_support)
+        options: Any = params.initialization_options
+        if isinstance(options, dict):
+            debounce = options.get("debounceMs")
+            if isinstance(debounce, (int, float)) and not isinstance(debounce, bool):
+                self.debounce = max(float(debounce), 0.0) / 1000
+        root = self._root(params)
+        if root is not None and os.path.isdir(root):
+            os.chdir(root)
+
+    @staticmethod
+    def _root(params: types.InitializeParams) -> str | None:
+        for folder in params.workspace_folders or ():
+            path = to_fs_path(folder.uri)
+            if path:
+                return path
+        if params.root_uri:
+            return to_fs_path(params.root_uri)
+        return params.root_path
+
+    def offers_for(self, uri: str, analysis: Analysis) -> Callable[[int, Finding], FixOffer | None]:
+        """Each finding's fix offer, worked out once per check (a cursor moving over a
+        diagnostic asks for its actions again and again)."""
+        wanted = (analysis.version, analysis.generation)
+        stale = [key for key in self._offers if key[0] == uri and key[1:3] != wanted]
+        for key in stale:
+            del self._offers[key]
+
+        def offer(index: int, finding: Finding) -> FixOffer | None:
+            key = (uri, analysis.version, analysis.generation, index)
+            if key not in self._offers:
+                self._offers[key] = fix_offer(finding, analysis.text)
+            return self._offers[key]
+
+        return offer
+
+    def resolves_edits(self) -> bool:
+        """Can the client fill in a code action's edit once it is chosen (codeAction/resolve)?"""
+        document = self.client_capabilities.text_document
+        action = document.code_action if document else None
+        support = action.resolve_support if action else None
+        return bool(support and "edit" in support.properties)
+
+    @property
+    def encoding(self) -> str:
+        chosen = self.workspace.position_encoding
+        return str(getattr(chosen, "value", chosen) or UTF16)
+
+    # ------------------------------------------------------------------ documents
+
+    def python_documents(self) -> list[str]:
+        return [uri for uri, doc in self.workspace.text_documents.items() if _is_python(doc.path)]
+
+    def _lines_of(self, analysis: Analysis) -> Any:
+        """Lines of the files chain hops point into: the buffer for the document itself (its
+        hops were found in that text), the file on disk for the others (read as the check did)."""
+
+        def lines_of(path: str) -> Sequence[str]:
+            if os.path.realpath(path) == os.path.realpath(analysis.path):
+                return analysis.lines
+            return self._read_lines(path)
+
+        return lines_of
+
+    def _read_lines(self, path: str) -> list[str]:
+        try:
+            status = os.stat(path)
+            stamp = (status.st_mtime_ns, status.st_size)
+            known = self._disk_lines.get(path)
+            if known is not None and known[0] == stamp:
+                return known[1]
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                lines = source_lines(handle.read())
+        except OSError:
+            return []
+        self._disk_lines[path] = (stamp, lines)
+        return lines
+
+    def diagnose(self, analysis: Analysis) -> Diagnosed:
+        lines_of, encoding = self._lines_of(analysis), self.encoding
+        return [
+            (f, to_diagnostic(f, analysis.lines, lines_of, encoding)) for f in analysis.findings
+        ]
+
+    # ------------------------------------------------------------------ checking
+
+    async def check(self, uri: str) -> tuple[Analysis, Diagnosed] | None:
+        """Check a document's current text; None once it is closed or edited meanwhile (the
+        edit's own check follows)."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None or not _is_python(document.path):
+            return None
+        version, text = document.version, document.source
+        loop = asyncio.get_running_loop()
+        analysis = await loop.run_in_executor(
+            self.worker, self.analyzer.analyse, document.path, text, version
+        )
+        current = self.workspace.text_documents.get(uri)
+        if current is None or current.version != version or current.source != text:
+            return None
+        result = (analysis, self.diagnose(analysis))
+        self.checks[uri] = result
+        self._tell(analysis)
+        return result
+
+    async def current(self, uri: str) -> tuple[Analysis, Diagnosed] | None:
+        """The document's check for its current text and settings, made now if it is stale."""
+        known = self.checks.get(uri)
+        document = self.workspace.text_documents.get(uri)
+        if known is not None and document is not None:
+            analysis = known[0]
+            fresh = analysis.generation == self.analyzer.generation
+            if fresh and analysis.version == document.version and analysis.text == document.source:
+                return known
+        for _ in range(_OVERTAKEN_TRIES):  # an edit that lands mid-check makes it stale: again
+            result = await self.check(uri)
+            if result is not None or uri not in self.workspace.text_documents:
+                return result
+        return None
+
+    async def publish(self, uri: str) -> None:
+        if self.pull_mode:
+            return
+        started = time.perf_counter()  # for a debounced edit, the end of its debounce
+        result = await self.check(uri)
+        if result is None:
+            return
+        analysis, diagnosed = result
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=uri, version=analysis.version, diagnostics=[d for _, d in diagnosed]
+            )
+        )
+        elapsed = (time.perf_counter() - started) * 1000
+        log.debug("%s: %d diagnostics published in %.1f ms", uri, len(diagnosed), elapsed)
+
+    async def publish_all(self) -> None:
+        self.debouncer.cancel_all(keep=_EVERYTHING)
+        if self.pull_mode:
+            future = self.workspace_diagnostic_refresh(None)
+            future.add_done_callback(partial(_log_refusal, "diagnostics refresh"))
+            return
+        for uri in self.python_documents():
+            await self.publish(uri)
+
+    def _tell(self, analysis: Analysis) -> None:
+        """Problems of a check (settings that cannot be read, helpers that cannot be checked),
+        each shown once: as a message when the settings failed, in the log otherwise."""
+        for problem in analysis.problems:
+            if problem in self._told:
+                continue
+            self._told.add(problem)
+            kind = (
+                types.MessageType.Error if analysis.settings_failed else types.MessageType.Warning
+            )
+            message = f"replaylint: {problem}"
+            if analysis.settings_failed:
+                self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+            self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    # ------------------------------------------------------------------ events
+
+    def edited(self, uri: str) -> None:
+        if self.pull_mode:
+            return  # the client pulls the new text's diagnostics when it wants them
+        self.debouncer.schedule(uri, self.debounce, lambda: self.publish(uri))
+
+    def disk_changed(self, paths: Iterable[str]) -> None:
+        """Files were written: settings files reload the settings; any change makes every open
+        document's check stale (a helper it reaches may be the file that changed)."""
+        paths = list(paths)
+        if any(os.path.basename(p) in SETTINGS_FILES for p in paths):
+            self.analyzer.reload()
+            self._told.clear()
+        elif any(_is_python(p) for p in paths):
+            self.analyzer.files_changed()
+        else:
+            return
+        self.debouncer.schedule(_EVERYTHING, self.debounce, self.publish_all)
+
+    def closed(self, uri: str) -> None:
+        self.debouncer.cancel(uri)
+        self.checks.pop(uri, None)
+        self._offers = {key: offer for key, offer in self._offers.items() if key[0] != uri}
+        if self.pull_mode:
+            return
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
+
+    def watch_files(self) -> None:
+        """Ask the client to report changes to settings and Python files, where it can."""
+        watched = self.client_capabilities.workspace
+        dynamic = watched and watched.did_change_watched_files
+        if not (dynamic and dynamic.dynamic_registration):
+            return
+        registration = types.Registration(
+            id="replaylint-watched-files",
+            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in _WATCHED]
+            ),
+        )
+        future = self.client_register_capability(
+            types.RegistrationParams(registrations=[registration])
+        )
+        future.add_done_callback(partial(_log_refusal, "file watchers"))
+
+
+def _log_refusal(what: str, future: Any) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.info("the client refused %s: %s", what, future.exception())
+
+
+def _is_python(path: str | None) -> bool:
+    return bool(path) and str(path).endswith(".py")
+
+
+def build() -> ReplayServer:
+    """The server with its features registered."""
+    server = ReplayServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(params: types.InitializeParams) -> None:
+        server.configure(params)
+        if server.pull_mode:  # registered before pygls computes the capabilities it announces
+            server.feature(
+                types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(
+                    identifier="replaylint",
+                    inter_file_dependencies=True,
+                    workspace_diagnostics=False,
+                ),
+            )(pull)
+
+    async def pull(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
+        result = await server.current(params.text_document.uri)
+        items = [d for _, d in result[1]] if result is not None else []
+        return types.RelatedFullDocumentDiagnosticReport(items=items)
+
+    @server.feature(types.INITIALIZED)
+    def initialized(params: types.InitializedParams) -> None:
+        server.watch_files()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        await server.publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        server.edited(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    def did_save(params: types.DidSaveTextDocumentParams) -> None:
+        path = to_fs_path(params.text_document.uri)
+        if path:
+            server.disk_changed([path])
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        server.closed(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched(params: types.DidChangeWatchedFilesParams) -> None:
+        server.disk_changed(p for change in params.changes if (p := to_fs_path(change.uri)))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def hover(params: types.HoverParams) -> types.Hover | None:
+        known = await server.current(params.text_document.uri)
+        return hover_at(known[1], params.position) if known is not None else None
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[types.CodeActionKind.QuickFix], resolve_provider=True
+        ),
+    )
+    async def actions(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        only = params.context.only
+        if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
+            return None
+        uri = params.text_document.uri
+        result = await server.current(uri)
+        if result is None:
+            return None
+        analysis, diagnosed = result
+        work = partial(
+            code_actions,
+            uri,
+            analysis,
+            diagnosed,
+            params.range,
+            server.encoding,
+            params.context.diagnostics,
+            server.offers_for(uri, analysis) if server.resolves_edits() else None,
+        )
+        found = await asyncio.get_running_loop().run_in_executor(server.actions_worker, work)
+        return found or None
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    async def resolve(action: types.CodeAction) -> types.CodeAction:
+        uri = action.data.get("uri") if isinstance(action.data, dict) else None
+        result = await server.current(uri) if isinstance(uri, str) else None
+        if result is None:
+            return action
+        work = partial(resolve_fix, action, result[0], result[1], server.encoding)
+        return await asyncio.get_running_loop().run_in_executor(server.actions_worker, work)
+
+    return server
+
+
+def serve() -> None:
+    build().start_io()
