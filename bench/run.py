@@ -314,13 +314,14 @@ def bench_ordinary(root: Path, runs: int) -> dict:
     replaylint_cmd = [
         str(replaylint) if replaylint.exists() else shutil.which("replaylint") or "replaylint",
         "check",
+        "--no-cache",  # cold: every file read and decided, as ruff --no-cache does
         str(directory),
     ]
     ruff = ruff_binary()
     commands: dict[str, list[str]] = {
         "replaylint": replaylint_cmd,
         "python": [sys.executable, "-c", "pass"],
-        "replaylint_empty": [replaylint_cmd[0], "check", str(empty)],
+        "replaylint_empty": [replaylint_cmd[0], "check", "--no-cache", str(empty)],
     }
     errors: list[str] = []
     if ruff is None:

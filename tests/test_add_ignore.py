@@ -34,7 +34,9 @@ def test_add_ignore_comments_each_finding_once(runner: CliRunner, tmp_path: Path
     assert (result.exit_code, result.stdout, result.stderr) == (
         0,
         "Added 3 suppressions in 1 file.\n",
-        "",
+        # The ADK-W002 directive was stale before the run: no comment can silence that.
+        "replaylint: warning: wf.py:17: ADK-S001 cannot be suppressed: "
+        "remove the comment, or the codes in it that no longer apply\n",
     )
     assert (tmp_path / "wf.py").read_text() == (
         "import time\nimport uuid\n\n__adk_workflow__ = True\n\n\n"
@@ -122,3 +124,24 @@ def test_add_ignore_refuses_stdin_and_reports_unreadable_paths(runner: CliRunner
     assert missing.exit_code == 2
     assert missing.stderr == "replaylint: error: nope.py: no such file or directory\n"
     assert missing.stdout == "Added 1 suppression in 1 file.\n"
+
+
+def test_add_ignore_names_the_stale_suppressions_it_cannot_silence(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    (tmp_path / "wf.py").write_text(
+        "import time\n__adk_workflow__ = True\n\n\ndef run():\n"
+        "    q = time.time()  # noqa: ADK-W002\n"
+        "    r = 1  # replaylint: ignore[ADK-W003] -- stale\n"
+        "    return q, r\n"
+    )
+    result = runner.invoke(cli, ["check", "--add-ignore", "wf.py"])
+    assert result.exit_code == 0
+    assert result.stdout == "Added 1 suppression in 1 file.\n"
+    assert result.stderr.splitlines() == [
+        "replaylint: warning: wf.py:6: ADK-S001 cannot be suppressed: "
+        "remove the comment, or the codes in it that no longer apply",
+        "replaylint: warning: wf.py:7: ADK-S001 cannot be suppressed: "
+        "remove the comment, or the codes in it that no longer apply",
+    ]
+    assert "# noqa: ADK-W002, ADK-W003" in (tmp_path / "wf.py").read_text()

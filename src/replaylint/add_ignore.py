@@ -41,6 +41,20 @@ class Added:
     suppressions: int = 0
     files: set[str] = field(default_factory=set)
     unplaced: list[Finding] = field(default_factory=list)
+    # What no comment can silence, left after the run: stale or invalid suppressions (remove or
+    # fix them) and modules that cannot be parsed.
+    left: list[Finding] = field(default_factory=list)
+
+    def warnings(self) -> list[str]:
+        """One line for each finding left without a comment, saying why."""
+        lines = [
+            f"{f.path}:{f.line}: no line there can hold a comment for {f.code.value}"
+            for f in self.unplaced
+        ]
+        lines += [
+            f"{f.path}:{f.line}: {f.code.value} cannot be suppressed: {f.remedy}" for f in self.left
+        ]
+        return lines
 
     def message(self) -> str:
         count, files = self.suppressions, len(self.files)
@@ -72,6 +86,8 @@ def suppress_all(check: Callable[[], Report]) -> tuple[Added, Report]:
     ]
     if rest:
         write(rest, added)
+    if roots or rest or any(not suppressible(f) for f in first.findings):
+        added.left = [f for f in check().findings if not suppressible(f)]
     return added, first
 
 

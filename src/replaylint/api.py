@@ -107,6 +107,10 @@ def run(
     errors: list[str] = []
     seen: set[str] = set()
     for path in paths:
+        # A file reached twice (two overlapping paths, or a link to a file of the tree) is
+        # checked once. Directory links are never followed, so within one path only a file
+        # that is itself a link can repeat another: the others skip realpath's lstat per folder.
+        real = os.path.realpath(path)
         top = resolver.for_path(path)
         files, problems = python_files(
             [path],
@@ -117,7 +121,10 @@ def run(
         )
         errors.extend(problems)
         for file in files:
-            key = os.path.realpath(file)
+            if os.path.islink(file):
+                key = os.path.realpath(file)
+            else:
+                key = os.path.join(real, os.path.relpath(file, path)) if file != path else real
             if key in seen:
                 continue
             seen.add(key)

@@ -17,7 +17,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replaylint.config import Config
+from replaylint.config import PRESET_NAMES, Config
+from replaylint.gate import names_pattern, spells_an_entry
 from replaylint.index import CANDIDATE, NOT_CANDIDATE, REGISTRAR, Index, tree_digest
 from replaylint.outcome import Outcome, display_path
 from replaylint.prefilter import Needles, is_candidate, read_regular, registers
@@ -45,6 +46,10 @@ def check_group(
     """The outcome of `files` under `config`, and the files that could not be read.
     `expect(n)` once the candidates are known, then `tick()` as each is done (progress)."""
     markers, imports = needles
+    names = names_pattern(
+        PRESET_NAMES if config.frameworks is None else config.frameworks,
+        config.workflow_decorators,
+    )
     index = Index(cache, config) if cache is not None and project is None else None
     unreadable: list[tuple[str, str]] = []
     found: list[tuple[str, bytes | None, str, int]] = []  # path, bytes (None: known), sha, verdict
@@ -63,7 +68,9 @@ def check_group(
             unreadable.append((path, error.strerror or str(error)))
             continue
         verdict = NOT_CANDIDATE
-        if is_candidate(data, markers, imports):
+        if is_candidate(data, markers, imports) and (
+            any(marker in data for marker in markers) or spells_an_entry(data, names)
+        ):
             verdict = REGISTRAR if registers(data) else CANDIDATE
         sha = index.learn(path, data, verdict) if index is not None else ""
         if verdict != NOT_CANDIDATE:
@@ -71,7 +78,8 @@ def check_group(
     if expect is not None:
         expect(len(found))
     real = index.real if index is not None else os.path.realpath
-    tree = tree_digest(files, [(p, s) for p, _, s, v in found if v == REGISTRAR], real)
+    registering = [(p, s) for p, _, s, v in found if v == REGISTRAR]
+    tree = tree_digest(files, registering) if index is not None else ""
     reused: dict[str, Record] = {}
     missed: list[Candidate] = []
     for path, data_or_none, sha, _verdict in found:
@@ -99,7 +107,7 @@ def check_group(
         fresh = _compute(missed, registrars, config, tick, jobs, project)
     outcome, extra_paths = _ordered(found, reused, extras, fresh, focus, real)
     if index is not None:
-        index.update(fresh, extra_paths, tree, set(files))
+        index.update(fresh, extra_paths, tree, set(files), {real(p) for p, *_ in found})
         index.store()
     return outcome, unreadable
 

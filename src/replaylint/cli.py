@@ -169,12 +169,8 @@ def check(
 
         added, report = suppress_all(checked)
         _echo_errors(report)
-        for finding in added.unplaced:
-            click.echo(
-                f"replaylint: warning: {finding.path}:{finding.line}: no line there can hold "
-                f"a comment for {finding.code.value}",
-                err=True,
-            )
+        for line in added.warnings():
+            click.echo(f"replaylint: warning: {line}", err=True)
         click.echo(added.message())
         sys.exit(2 if report.errors else 0)
     report = checked()

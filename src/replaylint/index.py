@@ -14,7 +14,6 @@ import hashlib
 import os
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,10 +75,12 @@ class Index:
         return found
 
     # ---------------------------------------------------------------- files
+    # Files are keyed by absolute path (no system call); records by real path, as the engine
+    # names modules. A dependency reached through a link is hashed again rather than trusted.
 
     def known(self, path: str) -> tuple[str, int] | None:
         """(sha, verdict) of a file unchanged since the index was written, else None."""
-        entry = self.files.get(self.real(path))
+        entry = self.files.get(os.path.abspath(path))
         if entry is None:
             return None
         try:
@@ -99,12 +100,12 @@ class Index:
         except OSError:
             return ""
         sha = hashlib.sha256(data).hexdigest()
-        self.files[self.real(path)] = [stat.st_size, stat.st_mtime_ns, sha, verdict]
-        self._sha[self.real(path)] = sha
+        self.files[os.path.abspath(path)] = [stat.st_size, stat.st_mtime_ns, sha, verdict]
+        self._sha[os.path.abspath(path)] = sha
         return sha
 
     def note(self, path: str, sha: str) -> None:
-        self._sha[self.real(path)] = sha
+        self._sha[os.path.abspath(path)] = sha
 
     def current_sha(self, path: str) -> str | None:
         """The hash of a dependency as it is now (read only when the index cannot vouch)."""
@@ -141,10 +142,15 @@ class Index:
         return record
 
     def update(
-        self, records: list[Record], extras: list[str], tree: str, present: set[str]
+        self,
+        records: list[Record],
+        extras: list[str],
+        tree: str,
+        present: set[str],
+        candidates: set[str],
     ) -> None:
         """What this run computed (`records`), the modules registrations made workflow code
-        (`extras`), the tree's digest and the files present now."""
+        (`extras`), the tree's digest, the files present now and the candidates' real paths."""
         if tree != self.tree:
             self.records = {}
         self.tree = tree
@@ -152,11 +158,10 @@ class Index:
             if record.cacheable and record.path and record.kind in ("plain", "workflow", "failed"):
                 self.records[record.path] = to_json(record)
         self.extras = sorted(extras)
-        real = {self.real(p) for p in present}
-        self.files = {path: entry for path, entry in self.files.items() if path in real}
-        self.records = {
-            path: data for path, data in self.records.items() if path in real or path in self.extras
-        }
+        absolute = {os.path.abspath(p) for p in present}
+        self.files = {path: entry for path, entry in self.files.items() if path in absolute}
+        kept = candidates | set(self.extras)
+        self.records = {path: data for path, data in self.records.items() if path in kept}
 
     def store(self) -> None:
         self.cache.store(
@@ -171,12 +176,10 @@ class Index:
         )
 
 
-def tree_digest(
-    files: list[str], registrars: list[tuple[str, str]], real: Callable[[str], str]
-) -> str:
+def tree_digest(files: list[str], registrars: list[tuple[str, str]]) -> str:
     """The files present, and the content of every file that registers functions: a change to
     either can change any module's record (an import resolves elsewhere, a function becomes an
     orchestrator or an activity), so every record is recomputed then."""
-    text = "\n".join(sorted(real(f) for f in files)) + "\n--\n"
+    text = "\n".join(sorted(os.path.abspath(f) for f in files)) + "\n--\n"
     text += "\n".join(f"{path}:{sha}" for path, sha in sorted(registrars))
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]

@@ -91,13 +91,13 @@ class Containers(Walker):
         return value
 
     def _ints_of_range(self, node: cst.SetComp) -> bool:
-        """`{i for i in range(n)}`: the elements are ints, ordered by value."""
+        """`{i for i in range(n)}`, `{i * 2 + 1 for i in range(n)}`: the elements are ints,
+        ordered by value."""
         clause = node.for_in
         return (
             clause.inner_for_in is None
-            and isinstance(node.elt, cst.Name)
             and isinstance(clause.target, cst.Name)
-            and node.elt.value == clause.target.value
+            and _int_valued(node.elt, clause.target.value)
             and self._is_range(clause.iter)
         )
 
@@ -238,3 +238,36 @@ class Containers(Walker):
         if info.module is not self.m or self.module_classes is None:
             return True
         return any(known is info for known in self.m.classes[: self.module_classes])
+
+
+_INT_OPERATORS = (
+    cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo, cst.Power,
+    cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor,
+)  # fmt: skip
+
+
+def _int_valued(node: cst.BaseExpression, name: str, depth: int = 0) -> bool:
+    """An expression of ints only: `name` (a range's int), int literals, and integer arithmetic
+    on them (`i * 2 + 1`, `-i`, `(i, i + 1)`)."""
+    if depth > 50:
+        return False
+    if isinstance(node, cst.Name):
+        return node.value == name
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.operator, (cst.Minus, cst.Plus, cst.BitInvert)) and _int_valued(
+            node.expression, name, depth + 1
+        )
+    if isinstance(node, cst.BinaryOperation):
+        return (
+            isinstance(node.operator, _INT_OPERATORS)
+            and _int_valued(node.left, name, depth + 1)
+            and _int_valued(node.right, name, depth + 1)
+        )
+    if isinstance(node, cst.Tuple):
+        return bool(node.elements) and all(
+            isinstance(e, cst.Element) and _int_valued(e.value, name, depth + 1)
+            for e in node.elements
+        )
+    return False

@@ -8,7 +8,7 @@ from replaylint.resolve.values import Value
 class Scope:
     """A namespace in the walk; class scopes are skipped when functions look names up."""
 
-    __slots__ = ("names", "parent", "is_class", "globals_", "nonlocals")
+    __slots__ = ("names", "parent", "is_class", "globals_", "nonlocals", "module_aliases")
 
     def __init__(self, parent: Scope | None, is_class: bool = False) -> None:
         self.names: dict[str, Value] = {}
@@ -16,6 +16,8 @@ class Scope:
         self.is_class = is_class
         self.globals_: set[str] = set()
         self.nonlocals: set[str] = set()
+        # Local names bound to module state (`log = HISTORY`): a write through them is one.
+        self.module_aliases: set[str] = set()
 
     def enclosing_owner(self, name: str) -> Scope | None:
         """The enclosing function scope that a `nonlocal name` refers to."""

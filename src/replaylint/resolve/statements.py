@@ -50,8 +50,16 @@ class Statements(Walker):
 
     def _assign(self, node: cst.Assign) -> None:
         value = self.eval(node.value)
+        aliased = (
+            Store in self.wants
+            and self.scope is not self.module_scope
+            and isinstance(node.value, (cst.Name, cst.Attribute))
+            and self._state_of(node.value) == MODULE
+        )
         for target in node.targets:
             self._bind(target.target, value)
+            if aliased and isinstance(target.target, cst.Name):
+                self.scope.module_aliases.add(target.target.value)
 
     def _ann_assign(self, node: cst.AnnAssign) -> None:
         value = self.eval(node.value) if node.value is not None else UNKNOWN
@@ -87,6 +95,7 @@ class Statements(Walker):
             if name in self.scope.nonlocals:
                 scope = self.scope.enclosing_owner(name) or self.scope
             scope.names[name] = value
+            scope.module_aliases.discard(name)  # rebound: `_assign` marks it again if it is one
             if Store in self.wants:
                 binding = (
                     MODULE if scope is self.module_scope else CLASS if scope.is_class else LOCAL
@@ -145,6 +154,8 @@ class Statements(Walker):
             owner = self.scope.owner(name)
             if name in self.scope.globals_ or owner is self.module_scope:
                 state, owner = MODULE, self.module_scope
+            elif owner is not None and name in owner.module_aliases:
+                return MODULE
             elif owner is None or owner.is_class:
                 return LOCAL  # a builtin, or a class body's namespace as the class is built
             value = owner.names.get(name, UNKNOWN)
