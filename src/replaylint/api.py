@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from replaylint.config import PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
 from replaylint.discovery import printable, python_files
+from replaylint.gate import names_pattern
 from replaylint.outcome import Outcome, display_path
 from replaylint.prefilter import (
     PRESET_ENTRY_NEEDLES,
@@ -36,7 +37,8 @@ _NEEDLE_OF = {
 
 
 def needles_for(config: Config) -> Needles:
-    """(marker needles, (framework needle, import pattern, entry pattern) per framework):
+    """(marker needles, (framework needle, import pattern, entry pattern, entry names) per
+    framework):
     the prefilter's byte tests, in the order they are tried. A file that imports a framework is
     parsed only when it also spells one of *that* framework's entries (or aliases it), so a
     Temporal test module that mentions a `Context` is not read as a Restate handler."""
@@ -44,25 +46,29 @@ def needles_for(config: Config) -> Needles:
     names = PRESET_NAMES if config.frameworks is None else config.frameworks
     # One substring per framework, shared where names overlap ("durable" covers three), since
     # each needle is one more pass over every byte of an ordinary tree.
-    grouped: dict[str, tuple[list[str], list[bytes]]] = {}
+    grouped: dict[str, tuple[list[str], list[bytes], list[str], list[str]]] = {}
     for name in names:
         for package in PRESET_PACKAGES[name]:
-            packages, spelled = grouped.setdefault(_needle(package), ([], []))
+            packages, spelled, presets, _ = grouped.setdefault(_needle(package), ([], [], [], []))
             packages.append(package)
             spelled.extend(PRESET_ENTRY_NEEDLES[name])
+            presets.append(name)
     # A declared workflow decorator's package counts as a framework's, and its name as an entry.
     for declared in config.workflow_decorators:
         package = declared.split(".")[0]
-        packages, spelled = grouped.setdefault(_needle(package), ([], []))
+        packages, spelled, _, decorators = grouped.setdefault(_needle(package), ([], [], [], []))
         packages.append(package)
         spelled.append(rb"\b" + re.escape(declared.rsplit(".", 1)[-1].encode()) + rb"\b")
+        decorators.append(declared)
     tests = []
     for needle in sorted(grouped):
-        packages, spelled = grouped[needle]
+        packages, spelled, presets, decorators = grouped[needle]
         unique = sorted(set(packages))
         pattern = import_pattern(unique)
         if pattern is not None:
-            tests.append((needle.encode(), pattern, entry_pattern(sorted(set(spelled)), unique)))
+            entries = entry_pattern(sorted(set(spelled)), unique)
+            in_code = names_pattern(presets, decorators)
+            tests.append((needle.encode(), pattern, entries, in_code))
     return markers, tuple(tests)
 
 

@@ -17,11 +17,17 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from replaylint.config import PRESET_NAMES, Config
-from replaylint.gate import names_pattern, spells_an_entry
+from replaylint.config import Config
+from replaylint.gate import spells_an_entry
 from replaylint.index import CANDIDATE, NOT_CANDIDATE, REGISTRAR, Index, tree_digest
 from replaylint.outcome import Outcome, display_path
-from replaylint.prefilter import Needles, is_candidate, read_regular, registers
+from replaylint.prefilter import (
+    Needles,
+    frameworks_spelled,
+    is_candidate,
+    read_regular,
+    registers,
+)
 from replaylint.records import Record, assemble
 
 if TYPE_CHECKING:
@@ -46,10 +52,6 @@ def check_group(
     """The outcome of `files` under `config`, and the files that could not be read.
     `expect(n)` once the candidates are known, then `tick()` as each is done (progress)."""
     markers, imports = needles
-    names = names_pattern(
-        PRESET_NAMES if config.frameworks is None else config.frameworks,
-        config.workflow_decorators,
-    )
     index = Index(cache, config) if cache is not None and project is None else None
     unreadable: list[tuple[str, str]] = []
     found: list[tuple[str, bytes | None, str, int]] = []  # path, bytes (None: known), sha, verdict
@@ -69,7 +71,8 @@ def check_group(
             continue
         verdict = NOT_CANDIDATE
         if is_candidate(data, markers, imports) and (
-            any(marker in data for marker in markers) or spells_an_entry(data, names)
+            any(marker in data for marker in markers)
+            or spells_an_entry(data, frameworks_spelled(data, imports))
         ):
             verdict = REGISTRAR if registers(data) else CANDIDATE
         sha = index.learn(path, data, verdict) if index is not None else ""

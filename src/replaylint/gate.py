@@ -51,8 +51,10 @@ def names_pattern(presets: Iterable[str], declared: Iterable[str] = ()) -> re.Pa
     return re.compile("|".join(forms) or r"(?!)")
 
 
-def spells_an_entry(data: bytes, names: re.Pattern[str]) -> bool:
-    """Does the code of this module (not its strings or comments) use an entry's name?"""
+def spells_an_entry(data: bytes, frameworks: Iterable[re.Pattern[str]]) -> bool:
+    """Does the code of this module (not its strings or comments) use the name of an entry of
+    one of `frameworks` (each one's ENTRY_NAMES, from names_pattern)?"""
+    patterns = list(frameworks)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarnings of odd escapes are the engine's
@@ -72,6 +74,6 @@ def spells_an_entry(data: bytes, names: re.Pattern[str]) -> bool:
             found = node.value  # getattr(workflow, "defn"): a name the evaluator folds
         else:
             continue
-        if names.fullmatch(found):
+        if any(names.fullmatch(found) for names in patterns):
             return True
     return False

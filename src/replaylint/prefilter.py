@@ -84,8 +84,11 @@ PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
 
 
 # Per framework: the substring that finds its name, the pattern that confirms an import of it,
-# and the pattern of its entries' spellings (None: any importing file is a candidate).
-Frameworks = tuple[tuple[bytes, re.Pattern[bytes], "re.Pattern[bytes] | None"], ...]
+# the pattern of its entries' spellings (None: any importing file is a candidate), and the
+# names those entries use in code (gate.py's second decision).
+Frameworks = tuple[
+    tuple[bytes, re.Pattern[bytes], "re.Pattern[bytes] | None", re.Pattern[str]], ...
+]
 Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
 
 
@@ -168,8 +171,14 @@ def is_candidate(
     for needle in needles:
         if needle in data:
             return True
-    for needle, pattern, spelled in imports:
+    return bool(frameworks_spelled(data, imports))
+
+
+def frameworks_spelled(data: bytes, imports: Frameworks) -> list[re.Pattern[str]]:
+    """The entry names of every framework this file imports and spells an entry of."""
+    found = []
+    for needle, pattern, spelled, names in imports:
         if needle in data and pattern.search(data):
             if spelled is None or spelled.search(data) is not None:
-                return True
-    return False
+                found.append(names)
+    return found

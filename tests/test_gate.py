@@ -1,0 +1,81 @@
+"""The ast gate: a framework-importing file is parsed by LibCST only when its code (not its
+docstrings, comments or strings) uses a name an entry of that framework is spelled with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from replaylint import engine
+from replaylint.api import guard
+from replaylint.config import PRESET_PACKAGES, Config
+from replaylint.gate import ENTRY_NAMES, names_pattern, spells_an_entry
+
+TEMPORAL = names_pattern(["temporal"])
+
+
+def test_every_preset_has_the_names_its_entries_are_spelled_with() -> None:
+    assert set(ENTRY_NAMES) == set(PRESET_PACKAGES)
+    assert all(ENTRY_NAMES.values())
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("from temporalio import workflow\n\n@workflow.defn\nclass W: ...\n", True),
+        ("from temporalio.workflow import defn as d\n\n@d\nclass W: ...\n", True),
+        ("from temporalio import workflow\nD = getattr(workflow, 'defn')\n", True),
+        ('from temporalio import workflow\n"""Decorate with @workflow.defn."""\n', False),
+        ("from temporalio import workflow  # see @workflow.defn\nX = 1\n", False),
+        ("from temporalio import workflow\nTEXT = '@workflow.defn class W'\n", False),
+        ("from temporalio import workflow\ndef f(:\n", True),  # the engine reports it
+    ],
+)
+def test_the_code_decides_not_the_text(source: str, expected: bool) -> None:
+    assert spells_an_entry(source.encode(), [TEMPORAL]) is expected
+
+
+def test_each_framework_forms_name_is_seen() -> None:
+    forms = {
+        "restate": "svc = restate.Service('x')\n",
+        "restate ctx": "async def h(ctx: restate.ObjectContext): ...\n",
+        "durabletask": "def o(ctx: task.OrchestrationContext, _): ...\n",
+        "durabletask registrar": "w.add_named_orchestrator('n', o)\n",
+        "azure": "@app.orchestration_trigger(context_name='c')\ndef o(c): ...\n",
+        "aws": "@durable_execution\ndef handler(event, context): ...\n",
+        "google_adk": "@node(rerun_on_resume=True)\nasync def n(ctx): ...\n",
+        "dbos": "@DBOS.workflow()\ndef w(): ...\n",
+    }
+    everything = names_pattern(ENTRY_NAMES)
+    for name, source in forms.items():
+        assert spells_an_entry(source.encode(), [everything]), name
+    declared = names_pattern([], ["acme.engine.durable_flow"])
+    assert spells_an_entry(b"@engine.durable_flow\ndef f(): ...\n", [declared])
+    assert not spells_an_entry(b"@engine.other\ndef f(): ...\n", [declared])
+
+
+def test_a_file_that_only_quotes_an_entry_is_never_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs_only.py").write_text(
+        '"""Workflows here are declared with @workflow.defn."""\nfrom temporalio import workflow\n'
+    )
+    (tmp_path / "flow.py").write_text(
+        "import time\nfrom temporalio import workflow\n\n\n@workflow.defn\nclass Flow:\n"
+        "    @workflow.run\n    async def run(self) -> float:\n        return time.time()\n"
+    )
+    parsed: list[str] = []
+    original = engine.check_records
+
+    def spy(candidates, *args, **kwargs):
+        candidates = list(candidates)
+        parsed.extend(display for _, display, _ in candidates)
+        return original(candidates, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "check_records", spy)
+    report = guard(".", config=Config())
+    assert parsed == ["flow.py"]
+    assert [(f.path, f.line, f.code.value) for f in report.findings] == [("flow.py", 9, "ADK-W003")]
+    assert report.files == 2
