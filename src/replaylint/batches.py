@@ -9,11 +9,9 @@ dropped when it ends, so memory is bounded by the largest batch, not by the tree
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +29,8 @@ from replaylint.prefilter import (
 from replaylint.records import Record, assemble
 
 if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
     from replaylint.cache import Cache
     from replaylint.project import Project
 
@@ -189,6 +189,8 @@ def _compute(
         batches.append(batch + [r for r in registrars if r[0] not in named])
     if jobs <= 1 or len(batches) == 1:
         return [record for batch in batches for record in _check_batch(config, batch, tick)]
+    from concurrent.futures import ProcessPoolExecutor  # only when there is a pool to run
+
     records: list[Record] = []
     with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), mp_context=_context()) as pool:
         for batch, result in zip(
@@ -210,9 +212,11 @@ def _check_batch(
     return check_records(batch, project_for(config), None, tick)
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> BaseContext:
     """fork where it is safe and cheap (Linux: a worker starts with LibCST already imported);
     elsewhere the platform's default."""
+    import multiprocessing
+
     if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()
