@@ -10,14 +10,14 @@ import pytest
 from replaylint import engine
 from replaylint.api import guard
 from replaylint.config import PRESET_PACKAGES, Config
-from replaylint.gate import ENTRY_NAMES, names_pattern, spells_an_entry
+from replaylint.gate import ENTRY_KEYWORDS, ENTRY_NAMES, names_pattern, spells_an_entry
 
 TEMPORAL = names_pattern(["temporal"])
 
 
 def test_every_preset_has_the_names_its_entries_are_spelled_with() -> None:
     assert set(ENTRY_NAMES) == set(PRESET_PACKAGES)
-    assert all(ENTRY_NAMES.values())
+    assert all(ENTRY_NAMES[name] or ENTRY_KEYWORDS.get(name) for name in PRESET_PACKAGES)
 
 
 @pytest.mark.parametrize(
@@ -43,7 +43,7 @@ def test_each_framework_forms_name_is_seen() -> None:
         "durabletask": "def o(ctx: task.OrchestrationContext, _): ...\n",
         "durabletask registrar": "w.add_named_orchestrator('n', o)\n",
         "azure": "@app.orchestration_trigger(context_name='c')\ndef o(c): ...\n",
-        "aws": "@durable_execution\ndef handler(event, context): ...\n",
+        "aws": "from aws_durable_execution_sdk_python import durable_execution\n",
         "google_adk": "@node(rerun_on_resume=True)\nasync def n(ctx): ...\n",
         "dbos": "@DBOS.workflow()\ndef w(): ...\n",
     }
@@ -79,3 +79,27 @@ def test_a_file_that_only_quotes_an_entry_is_never_parsed(
     assert parsed == ["flow.py"]
     assert [(f.path, f.line, f.code.value) for f in report.findings] == [("flow.py", 9, "ADK-W003")]
     assert report.files == 2
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # The framework's own code names a local `defn`: no entry.
+        ("from temporalio import workflow\ndefn = lookup(cls)\nprint(defn.name)\n", False),
+        # Rebound from an attribute, or imported under another name: still an entry.
+        ("from temporalio import workflow\nd = workflow.defn\n\n@d\nclass W: ...\n", True),
+        ("from temporalio.workflow import defn as d\n", True),
+        ("from temporalio import workflow\nfrom .shared import *\n", True),
+        # A keyword counts only where a framework declares entries with one.
+        ("from temporalio import workflow\nregister(defn=defn)\n", False),
+    ],
+)
+def test_bare_names_do_not_count_but_imports_and_attributes_do(source: str, expected: bool):
+    assert spells_an_entry(source.encode(), [TEMPORAL]) is expected
+
+
+def test_strings_count_only_where_the_evaluator_folds_them() -> None:
+    folded = "from temporalio import workflow\nD = vars(workflow)['defn']\n"
+    listed = "from temporalio import workflow\n__all__ = ['defn', 'run']\n"
+    assert spells_an_entry(folded.encode(), [TEMPORAL])
+    assert not spells_an_entry(listed.encode(), [TEMPORAL])

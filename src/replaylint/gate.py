@@ -5,9 +5,9 @@ so a framework's own source, or a test module that quotes `@workflow.defn` in a 
 parsed by LibCST only to find no workflow code in it.
 
 The test is on names: every form by which a preset recognises an entry (a decorator, a class,
-a registration call, a context's type, a keyword argument) uses one of its ENTRY_NAMES as a
-name, an attribute, an imported name or a keyword in the code. A module the ast cannot read is
-kept: the engine reports it.
+a registration call, a context's type, a keyword argument) uses one of its ENTRY_NAMES as an
+attribute, an imported name, a keyword or a string the evaluator folds (`getattr`). A module the
+ast cannot read, or one with a star import, is kept: the engine decides.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import ast
 import re
 import warnings
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from replaylint import pyast
 
@@ -39,19 +40,38 @@ ENTRY_NAMES: dict[str, tuple[str, ...]] = {
         "DurableContext",
     ),
     "mcp_agent": ("workflow",),
+    "google_adk": (),
+}
+# ... and the keyword arguments that declare one (`@node(rerun_on_resume=True)`): a keyword
+# counts only for these (`defn=defn` in Temporal's own worker is no entry).
+ENTRY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "google_adk": ("rerun_on_resume", "require_confirmation", "auth_config"),
 }
 
 
-def names_pattern(presets: Iterable[str], declared: Iterable[str] = ()) -> re.Pattern[str]:
-    """One pattern for the presets in force and the configuration's declared workflow
-    decorators (by their last name: `app.workflow` is spelled `@app.workflow`)."""
-    forms = sorted({form for name in presets for form in ENTRY_NAMES[name]})
+@dataclass(frozen=True)
+class Spelling:
+    """How one framework's entries are spelled in code: names, and keyword arguments."""
+
+    names: re.Pattern[str]
+    keywords: re.Pattern[str]
+
+
+def names_pattern(presets: Iterable[str], declared: Iterable[str] = ()) -> Spelling:
+    """The spelling of the entries of some presets and of the configuration's declared
+    workflow decorators (by their last name: `app.workflow` is spelled `@app.workflow`)."""
+    chosen = list(presets)
+    forms = sorted({form for name in chosen for form in ENTRY_NAMES[name]})
     forms += sorted({re.escape(d.rsplit(".", 1)[-1]) for d in declared})
+    keywords = sorted({form for name in chosen for form in ENTRY_KEYWORDS.get(name, ())})
+    return Spelling(_alternatives(forms), _alternatives(keywords))
+
+
+def _alternatives(forms: list[str]) -> re.Pattern[str]:
     return re.compile("|".join(forms) or r"(?!)")
 
 
-def spells_an_entry(data: bytes, frameworks: Iterable[re.Pattern[str]]) -> bool:
+def spells_an_entry(data: bytes, frameworks: Iterable[Spelling]) -> bool:
     """Does the code of this module (not its strings or comments) use the name of an entry of
     one of `frameworks` (each one's ENTRY_NAMES, from names_pattern)?"""
     patterns = list(frameworks)
@@ -62,18 +82,33 @@ def spells_an_entry(data: bytes, frameworks: Iterable[re.Pattern[str]]) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return True
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
-            found = node.id
-        elif isinstance(node, ast.Attribute):
+        # A bare name never needs to count: an entry spelled by one was bound by an import
+        # (its alias counts) or from an attribute (which counts), so `defn = lookup(fn)` in the
+        # framework's own code is no entry.
+        if isinstance(node, ast.keyword):
+            if node.arg and any(s.keywords.fullmatch(node.arg) for s in patterns):
+                return True
+            continue
+        if isinstance(node, ast.Attribute):
             found = node.attr
-        elif isinstance(node, ast.keyword):
-            found = node.arg or ""
         elif isinstance(node, ast.alias):
+            if node.name == "*":
+                return True  # names it cannot see
             found = node.name.rsplit(".", 1)[-1]
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            found = node.value  # getattr(workflow, "defn"): a name the evaluator folds
+        elif isinstance(node, (ast.Call, ast.Subscript)):
+            # getattr(workflow, "defn"), vars(workflow)["defn"]: names the evaluator folds (a
+            # string elsewhere, such as in `__all__`, names nothing that runs).
+            texts = node.args if isinstance(node, ast.Call) else [node.slice]
+            if any(
+                isinstance(text, ast.Constant)
+                and isinstance(text.value, str)
+                and any(s.names.fullmatch(text.value) for s in patterns)
+                for text in texts
+            ):
+                return True
+            continue
         else:
             continue
-        if any(names.fullmatch(found) for names in patterns):
+        if any(s.names.fullmatch(found) for s in patterns):
             return True
     return False

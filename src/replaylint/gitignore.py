@@ -96,7 +96,13 @@ class IgnoreStack:
     def ignored(self, path: str, is_dir: bool) -> bool:
         verdict = False
         for base, rules in self.layers:
-            relative = os.path.relpath(path, base).replace(os.sep, "/")
+            # The walk builds each path from its folder's, so the folder is a plain prefix;
+            # relpath (two abspaths and a common-prefix scan per call) only when it is not.
+            prefix = base if base.endswith(os.sep) else base + os.sep
+            if path.startswith(prefix):
+                relative = path[len(prefix) :].replace(os.sep, "/")
+            else:
+                relative = os.path.relpath(path, base).replace(os.sep, "/")
             if relative == ".." or relative.startswith("../"):  # outside; "..x" is inside
                 continue
             for rule in rules:

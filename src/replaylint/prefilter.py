@@ -7,6 +7,10 @@ import os
 import re
 import stat
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from replaylint.gate import Spelling
 
 # O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever. It changes
 # nothing for a regular file, and a FIFO is refused before a byte is read.
@@ -86,9 +90,7 @@ PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
 # Per framework: the substring that finds its name, the pattern that confirms an import of it,
 # the pattern of its entries' spellings (None: any importing file is a candidate), and the
 # names those entries use in code (gate.py's second decision).
-Frameworks = tuple[
-    tuple[bytes, re.Pattern[bytes], "re.Pattern[bytes] | None", re.Pattern[str]], ...
-]
+Frameworks = tuple[tuple[bytes, re.Pattern[bytes], "re.Pattern[bytes] | None", "Spelling"], ...]
 Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
 
 
@@ -174,7 +176,7 @@ def is_candidate(
     return bool(frameworks_spelled(data, imports))
 
 
-def frameworks_spelled(data: bytes, imports: Frameworks) -> list[re.Pattern[str]]:
+def frameworks_spelled(data: bytes, imports: Frameworks) -> list[Spelling]:
     """The entry names of every framework this file imports and spells an entry of."""
     found = []
     for needle, pattern, spelled, names in imports:
