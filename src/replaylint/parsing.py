@@ -53,8 +53,10 @@ def judge(source: bytes) -> list[int]:
         raise ParseFailure(f"syntax error: {message} (line {line})", line, column) from None
     except (RecursionError, MemoryError):
         raise ParseFailure("too deeply nested for Python to compile", 1) from None
-    except ValueError as error:  # e.g. NUL bytes on Python versions that raise ValueError
-        raise ParseFailure(f"cannot parse the file: {error}", 1) from None
+    except ValueError as error:
+        # A NUL byte: Python 3.10 (and 3.11 before 3.11.4) raise ValueError where later ones
+        # raise SyntaxError with the same words; reported the same on every version.
+        raise ParseFailure(f"syntax error: {error} (line 1)", 1) from None
     return _statement_lines(source)
 
 
