@@ -192,14 +192,18 @@ def _compute(
     from concurrent.futures import ProcessPoolExecutor  # only when there is a pool to run
 
     records: list[Record] = []
+    # The largest batches go first, so no worker is left with a big one at the end; the
+    # records are taken in batch order all the same.
+    order = sorted(range(len(batches)), key=lambda i: -sum(len(c[2]) for c in batches[i]))
     with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), mp_context=_context()) as pool:
-        for batch, result in zip(
-            batches, pool.map(_check_batch, [config] * len(batches), batches), strict=True
-        ):
-            records.extend(result)
+        futures = {i: pool.submit(_check_batch, config, batches[i]) for i in order}
+        for i in order:
+            futures[i].result()  # as they finish, for the progress bar
             if tick is not None:
-                for _ in batch:
+                for _ in batches[i]:
                     tick()
+        for i in range(len(batches)):
+            records.extend(futures[i].result())
     return records
 
 
