@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from replaylint import batches, engine
+from replaylint import batches
 from replaylint.api import run
 from replaylint.cache import SCHEMA, Cache
 from replaylint.config import Resolver
@@ -72,21 +72,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     _tree(root)
     monkeypatch.chdir(root)
     return root
-
-
-@pytest.fixture
-def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The display names of the candidates the engine actually checks, run by run."""
-    seen: list[str] = []
-    original = engine.check_records
-
-    def spy(candidates, *args, **kwargs):
-        candidates = list(candidates)
-        seen.extend(display for _, display, _ in candidates)
-        return original(candidates, *args, **kwargs)
-
-    monkeypatch.setattr(engine, "check_records", spy)
-    return seen
 
 
 def test_a_warm_run_reports_byte_for_byte_what_a_cold_run_does(project: Path, tmp_path: Path):

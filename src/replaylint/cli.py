@@ -35,6 +35,15 @@ def _check_selectors(option: str, selectors: list[str]) -> None:
             _usage_error(f"{option}: unknown rule code or prefix {selector!r}")
 
 
+_CACHE_DIR = click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False),
+    envvar="REPLAYLINT_CACHE_DIR",
+    default=None,
+    help="The cache folder (default: .replaylint_cache at the project root).",
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "-V", "--version", prog_name="replaylint")
 def cli() -> None:
@@ -96,13 +105,7 @@ def cli() -> None:
     "-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes (default 0: every core)."
 )
 @click.option("--no-cache", is_flag=True, help="Read and check every file afresh.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    envvar="REPLAYLINT_CACHE_DIR",
-    default=None,
-    help="Where the cache lives (default: .replaylint_cache at the project root).",
-)
+@_CACHE_DIR
 def check(
     paths: tuple[str, ...],
     output_format: str,
@@ -324,13 +327,7 @@ def _rule_object(code: Code, text: str) -> dict[str, str]:
 
 
 @cli.command()
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False),
-    envvar="REPLAYLINT_CACHE_DIR",
-    default=None,
-    help="The cache to remove (default: .replaylint_cache at the project root).",
-)
+@_CACHE_DIR
 def clean(cache_dir: str | None) -> None:
     """Remove the cache."""
     cache = _cache(cache_dir)

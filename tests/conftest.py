@@ -1,0 +1,23 @@
+"""Fixtures shared by the test modules."""
+
+from __future__ import annotations
+
+import pytest
+
+from replaylint import engine
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The display names of the candidates the engine actually parses and walks, run by run
+    (what the cache and the ast gate spare it is not there)."""
+    seen: list[str] = []
+    original = engine.check_records
+
+    def spy(candidates, *args, **kwargs):
+        candidates = list(candidates)
+        seen.extend(display for _, display, _ in candidates)
+        return original(candidates, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "check_records", spy)
+    return seen
