@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from replaylint.codes import RULES, Code, parse_code
 from replaylint.docs import page, rules_dir
@@ -94,3 +95,12 @@ def test_every_preset_has_its_prefilter_entry_needles() -> None:
 
     assert set(PRESET_ENTRY_NEEDLES) == set(PRESET_PACKAGES)
     assert all(PRESET_ENTRY_NEEDLES.values())
+
+
+def test_the_readme_rules_table_is_the_registry() -> None:
+    """One row per code, in the registry's order, with the registry's remedy word for word."""
+    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("| code | finding | remedy |") :].split("\n\n", 1)[0]
+    rows = [[c.strip() for c in row.strip("|").split("|")] for row in table.splitlines()[2:]]
+    assert [row[0] for row in rows] == [code.value for code in RULES]
+    assert [row[2] for row in rows] == [meta.remedy for meta in RULES.values()]
