@@ -252,3 +252,19 @@ def test_an_unwritable_cache_is_not_an_error(project: Path, tmp_path: Path):
     blocked.write_text("a file where the folder would go")
     assert _check(Cache(blocked / "cache")) == _check(None)
     assert os.path.isfile(blocked)
+
+
+def test_reading_a_large_tree_over_processes_decides_as_one_process_does(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replaylint import scanning
+
+    (project / "unreadable.py").mkdir()  # a folder named like a module is skipped, not read
+    for n in range(3, 6):
+        (project / f"flow{n}.py").write_text(WORKFLOW.format(n=n))
+    serial = _check(None, jobs=1)
+    monkeypatch.setattr(scanning, "PARALLEL_FILES", 2)  # the forked readers inherit it
+    assert _check(None, jobs=2) == serial
+    cache = Cache(tmp_path / "cache")
+    assert _check(cache, jobs=2) == serial
+    assert _check(cache, jobs=2) == serial  # warm: what the readers learnt was remembered

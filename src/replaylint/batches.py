@@ -10,27 +10,19 @@ dropped when it ends, so memory is bounded by the largest batch, not by the tree
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from replaylint.config import Config
-from replaylint.gate import spells_an_entry
-from replaylint.index import CANDIDATE, NOT_CANDIDATE, REGISTRAR, Index, tree_digest
+from replaylint.index import Index, tree_digest
 from replaylint.outcome import Outcome, display_path
-from replaylint.prefilter import (
-    Needles,
-    frameworks_spelled,
-    is_candidate,
-    read_regular,
-    registers,
-)
+from replaylint.pools import pool_context
+from replaylint.prefilter import Needles, read_regular
 from replaylint.records import Record, assemble
+from replaylint.scanning import REGISTRAR, scan
 
 if TYPE_CHECKING:
-    from multiprocessing.context import BaseContext
-
     from replaylint.cache import Cache
     from replaylint.project import Project
 
@@ -51,33 +43,9 @@ def check_group(
 ) -> tuple[Outcome, list[tuple[str, str]]]:
     """The outcome of `files` under `config`, and the files that could not be read.
     `expect(n)` once the candidates are known, then `tick()` as each is done (progress)."""
-    markers, imports = needles
     index = Index(cache, config) if cache is not None and project is None else None
-    unreadable: list[tuple[str, str]] = []
-    found: list[tuple[str, bytes | None, str, int]] = []  # path, bytes (None: known), sha, verdict
-    for path in files:
-        known = index.known(path) if index is not None else None
-        if known is not None:
-            sha, verdict = known
-            assert index is not None
-            index.note(path, sha)
-            if verdict != NOT_CANDIDATE:
-                found.append((path, None, sha, verdict))
-            continue
-        try:
-            data = read_regular(path)
-        except OSError as error:
-            unreadable.append((path, error.strerror or str(error)))
-            continue
-        verdict = NOT_CANDIDATE
-        if is_candidate(data, markers, imports) and (
-            any(marker in data for marker in markers)
-            or spells_an_entry(data, frameworks_spelled(data, imports))
-        ):
-            verdict = REGISTRAR if registers(data) else CANDIDATE
-        sha = index.learn(path, data, verdict) if index is not None else ""
-        if verdict != NOT_CANDIDATE:
-            found.append((path, data, sha, verdict))
+    decisions, unreadable = scan(files, needles, index, jobs)
+    found = [(d.path, d.data, d.sha, d.verdict) for d in decisions]
     if expect is not None:
         expect(len(found))
     real = index.real if index is not None else os.path.realpath
@@ -195,7 +163,9 @@ def _compute(
     # The largest batches go first, so no worker is left with a big one at the end; the
     # records are taken in batch order all the same.
     order = sorted(range(len(batches)), key=lambda i: -sum(len(c[2]) for c in batches[i]))
-    with ProcessPoolExecutor(max_workers=min(jobs, len(batches)), mp_context=_context()) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(jobs, len(batches)), mp_context=pool_context()
+    ) as pool:
         futures = {i: pool.submit(_check_batch, config, batches[i]) for i in order}
         for i in order:
             futures[i].result()  # as they finish, for the progress bar
@@ -216,22 +186,4 @@ def _check_batch(
     return check_records(batch, project_for(config), None, tick)
 
 
-def _context() -> BaseContext:
-    """fork where it is safe and cheap (Linux: a worker starts with LibCST already imported);
-    elsewhere the platform's default."""
-    import multiprocessing
-
-    if sys.platform == "linux" and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return multiprocessing.get_context()
-
-
-def default_jobs() -> int:
-    """Every core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-__all__ = ["BATCH", "check_group", "default_jobs"]
+__all__ = ["BATCH", "check_group"]

@@ -253,7 +253,7 @@ def _cache(folder: str | None) -> Cache:
 
 
 def _all_cores() -> int:
-    from replaylint.batches import default_jobs
+    from replaylint.pools import default_jobs
 
     return default_jobs()
 

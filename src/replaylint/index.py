@@ -22,7 +22,6 @@ from replaylint.config import Config
 from replaylint.records import Record, from_json, to_json
 from replaylint.version import __version__
 
-NOT_CANDIDATE, CANDIDATE, REGISTRAR = 0, 1, 2
 _RACY_SECONDS = 2.0
 
 
@@ -94,15 +93,12 @@ class Index:
             return None  # modified too close to the index's writing to trust the mtime
         return sha, verdict
 
-    def learn(self, path: str, data: bytes, verdict: int) -> str:
-        try:
-            stat = os.stat(path)
-        except OSError:
-            return ""
-        sha = hashlib.sha256(data).hexdigest()
-        self.files[os.path.abspath(path)] = [stat.st_size, stat.st_mtime_ns, sha, verdict]
-        self._sha[os.path.abspath(path)] = sha
-        return sha
+    def remember(self, path: str, size: int, mtime_ns: int, sha: str, verdict: int) -> None:
+        """A file just read: its size, mtime, hash (candidates only: "" else) and verdict."""
+        path = os.path.abspath(path)
+        self.files[path] = [size, mtime_ns, sha, verdict]
+        if sha:
+            self._sha[path] = sha
 
     def note(self, path: str, sha: str) -> None:
         self._sha[os.path.abspath(path)] = sha
@@ -113,7 +109,7 @@ class Index:
             return self._sha[path]
         entry = self.files.get(path)
         found: str | None = None
-        if entry is not None and self.known(path) is not None:
+        if entry is not None and entry[2] and self.known(path) is not None:
             found = entry[2]
         else:
             try:
