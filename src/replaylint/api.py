@@ -117,6 +117,7 @@ def run(
         # checked once. Directory links are never followed, so within one path only a file
         # that is itself a link can repeat another: the others skip realpath's lstat per folder.
         real = os.path.realpath(path)
+        prefix = path if path.endswith(os.sep) else path + os.sep
         top = resolver.for_path(path)
         files, problems = python_files(
             [path],
@@ -127,10 +128,14 @@ def run(
         )
         errors.extend(problems)
         for file in files:
-            if os.path.islink(file):
+            if file == path:
+                key = real
+            elif os.path.islink(file):
                 key = os.path.realpath(file)
+            elif file.startswith(prefix):  # the walk joins each name onto its folder's path
+                key = real + os.sep + file[len(prefix) :]
             else:
-                key = os.path.join(real, os.path.relpath(file, path)) if file != path else real
+                key = os.path.join(real, os.path.relpath(file, path))
             if key in seen:
                 continue
             seen.add(key)

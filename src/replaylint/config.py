@@ -298,6 +298,7 @@ class Resolver:
         self._layers: dict[Path, tuple[dict[str, Any], tuple[str, ...], str | None]] = {}
         self._configs: dict[Path, Config] = {}
         self._shared: dict[tuple[tuple[str, ...], str | None], Config] = {}
+        self._by_folder_name: dict[str, Config] = {}
 
     def for_path(self, path: str) -> Config:
         """The settings of a file, or of a folder's own files."""
@@ -306,7 +307,11 @@ class Resolver:
 
     def for_file(self, path: str) -> Config:
         """The settings of a file known to be one (no stat: discovery has just listed it)."""
-        return self.for_folder(Path(os.path.abspath(path)).parent)
+        folder = os.path.dirname(os.path.abspath(path))
+        config = self._by_folder_name.get(folder)
+        if config is None:  # a Path per folder, not per file: a tree has many more files
+            config = self._by_folder_name[folder] = self.for_folder(Path(folder))
+        return config
 
     def for_folder(self, folder: Path) -> Config:
         config = self._configs.get(folder)

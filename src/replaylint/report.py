@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 
 from replaylint import reporters
 from replaylint.findings import Finding, ModuleResult
-from replaylint.reporters import json, text
 
 
 @dataclass(frozen=True)
@@ -29,11 +28,11 @@ class ReplayReport:
 
     def summary(self) -> str:
         """The text report, exactly as `replaylint check` prints it."""
-        return text.render(self)
+        return reporters.render("text", self)
 
     def to_json(self) -> str:
         """The `replaylint/findings@2` object (reporters/findings-2.schema.json)."""
-        return json.render(self)
+        return reporters.render("json", self)
 
     def render(self, output_format: str, *, color: bool = False) -> str:
         """The report in any `--output-format` (a key of reporters.REPORTERS)."""
