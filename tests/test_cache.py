@@ -268,3 +268,19 @@ def test_reading_a_large_tree_over_processes_decides_as_one_process_does(
     cache = Cache(tmp_path / "cache")
     assert _check(cache, jobs=2) == serial
     assert _check(cache, jobs=2) == serial  # warm: what the readers learnt was remembered
+
+
+def test_a_followed_package_is_part_of_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from replaylint.config import Config
+    from replaylint.index import settings_key
+
+    package = tmp_path / "site" / "acme_sdk"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("def now():\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    followed = Config(follow=("acme_sdk",))
+    before = settings_key(followed)
+    assert settings_key(followed) == before
+    os.utime(package / "__init__.py", ns=(1, 1))  # an upgrade rewrites its files
+    assert settings_key(followed) != before
+    assert settings_key(Config()) == settings_key(Config())

@@ -33,6 +33,7 @@ def settings_key(config: Config) -> str:
     digest.update(os.fsencode(f"{SCHEMA}|{__version__}|{sys.version}|{os.getcwd()}|"))
     digest.update(os.fsencode(repr(sorted((k, repr(v)) for k, v in vars(config).items()))))
     digest.update(_own_files())
+    digest.update(_followed_files(config.follow))
     return digest.hexdigest()[:32]
 
 
@@ -41,11 +42,33 @@ def _own_files() -> bytes:
     editable replaylint makes a new cache, even at the same version."""
     from replaylint.docs import rules_dir
 
-    package = Path(__file__).parent
+    return _stamps([Path(__file__).parent, rules_dir()], (".py", ".toml", ".json"))
+
+
+def _followed_files(follow: tuple[str, ...]) -> bytes:
+    """The same for the installed packages `follow` names, whose code the chains go through:
+    upgrading one makes a new cache. Found as an import would find them; nothing runs."""
+    if not follow:
+        return b""
+    import importlib.util
+
+    folders = []
+    for name in sorted({f.split(".")[0] for f in follow}):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None:
+            locations = list(spec.submodule_search_locations or [])
+            folders += [Path(p) for p in locations] or ([Path(spec.origin)] if spec.origin else [])
+    return _stamps(folders, (".py",))
+
+
+def _stamps(places: list[Path], suffixes: tuple[str, ...]) -> bytes:
     entries = []
-    for folder in (package, rules_dir()):
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".toml", ".json"):
+    for place in places:
+        for path in sorted(place.rglob("*")) if place.is_dir() else [place]:
+            if path.suffix in suffixes:
                 stat = path.stat()
                 entries.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
     return os.fsencode("\n".join(entries))
