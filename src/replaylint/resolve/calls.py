@@ -86,6 +86,11 @@ class Calls(Walker):
                 if func.value in ("staticmethod", "classmethod") and len(node.args) == 1:
                     return self.eval(node.args[0].value)
             callee = self.eval(func)
+            if isinstance(func, cst.Subscript) and _type_arguments(func):
+                # `TemporalDurability[Deps](...)`: a generic class specialised, then built.
+                base = self._peek(func.value)
+                if isinstance(base, (Ext, Class)):
+                    callee = base
         path = callee.path if isinstance(callee, Ext) else ""
         recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
         registrar = bool(path) and self._register(path, node)
@@ -333,3 +338,19 @@ def _construction(info: ClassInfo, given: set[str]) -> list[FunctionInfo]:
 
 def _pretty(path: str) -> str:
     return path.replace(":", ".")
+
+
+def _type_arguments(node: cst.Subscript) -> bool:
+    """`X[Deps]`, `X[str, Out]`, `X[list[int]]`: the subscript names types, not a key."""
+
+    def names_a_type(expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, (cst.Name, cst.Attribute)):
+            return True
+        if isinstance(expr, cst.Subscript):
+            return names_a_type(expr.value)
+        return False
+
+    return all(
+        isinstance(element.slice, cst.Index) and names_a_type(element.slice.value)
+        for element in node.slice
+    )

@@ -9,6 +9,10 @@ through_a_variable = Agent("openai:gpt-4o", capabilities=capabilities)
 dbos_durable = Agent("openai:gpt-4o", capabilities=(DBOSDurability(),))
 plain = Agent("openai:gpt-4o")
 other_capability = Agent("openai:gpt-4o", capabilities=[object()])
+# The generic form the pydantic-ai tests use: the class specialised for its deps, then built.
+typed = TemporalDurability[dict](deps_type=dict)
+specialised = Agent("openai:gpt-4o", deps_type=dict, capabilities=[typed])
+inline_specialised = Agent("openai:gpt-4o", capabilities=[TemporalDurability[dict]()])
 
 
 @workflow.defn
@@ -21,4 +25,6 @@ class Assistant:
         third = await dbos_durable.run(prompt)
         fourth = await plain.run(prompt)  # expect: ADK-W001
         fifth = await other_capability.run(prompt)  # expect: ADK-W001
-        return f"{first}{second}{third}{fourth}{fifth}"
+        sixth = await specialised.run(prompt, deps={})
+        seventh = await inline_specialised.run(prompt)
+        return f"{first}{second}{third}{fourth}{fifth}{sixth}{seventh}"
