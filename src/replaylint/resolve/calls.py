@@ -198,8 +198,10 @@ class Calls(Walker):
                 call = folds.written(node.func) or _pretty(path)
                 installed = self.project.installed_chain(path) if entry is None else ()
                 self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed))
-            if entry is not None:
+            if entry is not None and (result is None or self._on_the_path_here()):
                 return UNKNOWN  # what an unsafe call returns is never folded further
+            # A client built where it is not reported (`EXECUTOR = ThreadPoolExecutor()` at a
+            # framework module's import time) is still judged where it is used.
             return Ext(result) if result is not None else UNKNOWN
         written = folds.written(node.func)
         if isinstance(callee, Func):
@@ -224,6 +226,11 @@ class Calls(Walker):
             if isinstance(method, Func):
                 self._helper(method.info, node, written or callee.info.name)
         return UNKNOWN
+
+    def _on_the_path_here(self) -> bool:
+        """Could a root called here be reported? Not in an exempt region, and not in the import
+        time code of a module that is not marked (only its framework entries are replayed)."""
+        return self.governed and (self.func is not self.m.top or self.m.marked)
 
     def _factory_arguments(self, path: str) -> tuple[str, ...]:
         """The keywords (or "0" for the first positional) of a field call in a class body that

@@ -209,7 +209,10 @@ class Catalog:
                 return None, None
             if entry.unless_zero and args.zero_first:
                 return None, None
-            return entry, None
+            # Building a client that is itself a root (`ThreadPoolExecutor()`): what it builds
+            # is still that client, for where the construction is not reported.
+            built = path + "()" if self.client_class(path) == path else None
+            return entry, built
         factory = self.factories.get(path)
         if factory is not None:
             kind = args.string_arg(factory.argument)

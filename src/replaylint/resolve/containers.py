@@ -9,6 +9,7 @@ from replaylint.resolve.facts import BuiltinCall, MethodCall
 from replaylint.resolve.model import Class, ClassInfo, Func
 from replaylint.resolve.values import (
     UNKNOWN,
+    Elements,
     Ext,
     Mapping,
     SetOf,
@@ -34,6 +35,16 @@ _SET_TYPES = frozenset(
 # arguments (`dict[str, set[str]]` is a dict, not a set).
 _TRANSPARENT = frozenset({"Optional", "Union", "Annotated", "Final", "ClassVar", "Required"})
 _BY_VALUE_TYPES = frozenset({"int", "bool", "float"})
+_SEQUENCE_TYPES = frozenset(
+    f"{module}.{name}"
+    for module, names in (
+        ("typing", ("List", "Tuple", "Sequence", "MutableSequence", "Iterable", "Iterator",
+                    "Collection")),
+        ("collections.abc", ("Sequence", "MutableSequence", "Iterable", "Iterator", "Collection")),
+        ("builtins", ("list", "tuple")),
+    )
+    for name in names
+)  # fmt: skip
 # Set methods that build a new set, by the operator they spell.
 _SET_METHODS = {
     "union": "|",
@@ -208,6 +219,11 @@ class Containers(Walker):
                 and self.scope.lookup(element.value) is None
             )
             return SetOf(by_value, declared=True)
+        if self._names_sequence_type(node.value) and all(
+            isinstance(e.slice, cst.Index) and self._by_value_type(e.slice.value)
+            for e in node.slice
+        ):
+            return Elements()
         wrapper = self._peek(node.value)
         if isinstance(wrapper, Ext) and wrapper.path.rsplit(".", 1)[-1] in _TRANSPARENT:
             return None
@@ -222,6 +238,24 @@ class Containers(Walker):
                 for e in node.slice
             )
         return isinstance(node, (cst.Name, cst.Attribute)) and self._names_set_type(node)
+
+    def _names_sequence_type(self, node: cst.BaseExpression) -> bool:
+        """`list`, `tuple`, `typing.Sequence`, `collections.abc.Iterable`, ...: what iterates
+        its elements in the order they were given."""
+        if isinstance(node, cst.Name) and node.value in ("list", "tuple"):
+            return self.scope.lookup(node.value) is None
+        found = self._peek(node)
+        return isinstance(found, Ext) and found.path in _SEQUENCE_TYPES
+
+    def _by_value_type(self, node: cst.BaseExpression) -> bool:
+        """`int`, `bool`, `float` (as builtins), or the `...` of `tuple[int, ...]`."""
+        if isinstance(node, cst.Ellipsis):
+            return True
+        return (
+            isinstance(node, cst.Name)
+            and node.value in _BY_VALUE_TYPES
+            and self.scope.lookup(node.value) is None
+        )
 
     def _names_set_type(self, node: cst.BaseExpression) -> bool:
         if isinstance(node, cst.Name) and node.value in _SET_BUILDERS:

@@ -6,8 +6,8 @@ import libcst as cst
 
 from replaylint.resolve import folds
 from replaylint.resolve.facts import CLASS, INSTANCE, LOCAL, MODULE, Store
-from replaylint.resolve.model import Class, Func, LocalModule, Obj
-from replaylint.resolve.values import UNKNOWN, Ext, Seq, SetOf, Value
+from replaylint.resolve.model import Class, ClassInfo, Func, LocalModule, Obj
+from replaylint.resolve.values import UNKNOWN, Ext, Mapping, Seq, SetOf, Value
 from replaylint.resolve.walker import Walker, children
 from replaylint.resolve.workflows import is_main_guard, type_checking_name
 
@@ -176,6 +176,8 @@ class Statements(Walker):
                 state = INSTANCE
             if step is None:
                 break
+            if isinstance(value, Obj) and _shared_class_attribute(value.info, step):
+                return CLASS  # `history: list = []` in the class body, changed through self
             if step == "__class__" and isinstance(value, Obj):
                 value = Class(value.info)
             else:
@@ -312,3 +314,22 @@ def _type_of_call(node: cst.BaseExpression, builtin: bool) -> bool:
 
 def _is_instance(value: Value) -> bool:
     return isinstance(value, Obj) or (isinstance(value, Ext) and "()" in value.path)
+
+
+# Bases and decorators whose class-body values are per-instance fields or defaults.
+_FIELD_MODELS = ("pydantic.", "sqlmodel.", "msgspec.", "attr.", "attrs.", "dataclasses.")
+
+
+def _shared_class_attribute(info: ClassInfo, name: str) -> bool:
+    """Is `self.<name>` a mutable container of the class body, shared by every instance (no
+    method assigns its own `self.<name>`, and the class is no model that copies defaults)?"""
+    if name not in info.attrs or name in info.instance_attrs:
+        return False
+    if any(base.startswith(_FIELD_MODELS) for base in info.external_bases):
+        return False
+    if any(decorator.startswith(_FIELD_MODELS) for decorator in info.decorators):
+        return False
+    value = info.attrs[name]
+    if isinstance(value, SetOf) and value.declared:
+        return False  # only an annotation says it is a set: `ids: set[str] = field(...)`
+    return isinstance(value, (Seq, Mapping, SetOf))

@@ -85,6 +85,13 @@ class ModuleTable(Value):
 MODULE_TABLE = ModuleTable()
 
 
+class Elements(Value):
+    """An iterable known only by its annotation (`ids: list[int]`, `Sequence[float]`), whose
+    elements hash by value: a set built from it is ordered by value."""
+
+    __slots__ = ()
+
+
 class SetOf(Value):
     """A set or frozenset, or a dict's keys view (`view`), with what is known of its elements.
 
@@ -139,6 +146,8 @@ def elements_hash_by_value(iterable: Value) -> bool:
         return bool(items) and all(hashes_by_value(item) for item in items)
     if isinstance(iterable, SetOf):
         return iterable.by_value
+    if isinstance(iterable, Elements):
+        return True
     if isinstance(iterable, Mapping):
         keys = iterable.items
         return bool(keys) and all(_python_hashes_by_value(key) for key in keys)
