@@ -18,6 +18,15 @@ _INIT_FIRST = ("__init__", "__post_init__", "__new__", "setup", "__aenter__", "_
 _LATE = "\0late:"  # key prefix for annotations resolved when the body is walked
 
 
+# Generic types whose arguments describe something else than the value itself: a callable's
+# parameters, a class rather than an instance of it.
+_NOT_AN_INSTANCE = frozenset(
+    f"{module}.{name}"
+    for module in ("typing", "typing_extensions", "collections.abc")
+    for name in ("Callable", "Concatenate", "Type", "Coroutine", "Awaitable")
+)
+
+
 class _Annotation(Value):
     __slots__ = ("node",)
 
@@ -104,8 +113,9 @@ class Definitions(Walker):
         if info.cls is not None and info.cls.workflow is not None:
             if self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
                 self._entry(info, info.cls.workflow)
-        if info.entry is None and info.activity is None:
-            # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it.
+        if info.entry is None and info.activity is None and not self._framework_source:
+            # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it
+            # (not in the framework's own package, whose machinery hands the context around).
             for value in params.values():
                 if isinstance(value, Ext) and value.path.endswith("()"):
                     preset = self.frameworks.context_parameter(value.path[:-2])
@@ -135,6 +145,13 @@ class Definitions(Walker):
 
     def _drop_implicit(self, info: FunctionInfo) -> None:
         self.func.calls = [c for c in self.func.calls if c.reported or c.target is not info]
+
+    @property
+    def _framework_source(self) -> bool:
+        """Is this module part of a framework's own package (`temporalio.worker._workflow`,
+        `aws_durable_execution_sdk_python.concurrency.executor`)?"""
+        name = self.m.canonical or self.m.name
+        return bool(name) and self.frameworks.is_framework_path(name)
 
     def _entry(self, info: FunctionInfo, framework: str) -> None:
         info.entry = framework
@@ -260,6 +277,12 @@ class Definitions(Walker):
                 return Obj(value.info)
             return UNKNOWN
         if isinstance(node, cst.Subscript):
+            wrapper = self._peek(node.value)
+            builtin_type = isinstance(node.value, cst.Name) and node.value.value == "type"
+            if (isinstance(wrapper, Ext) and wrapper.path in _NOT_AN_INSTANCE) or (
+                builtin_type and self.scope.lookup("type") is None
+            ):
+                return UNKNOWN  # `Callable[[DurableContext], T]` takes a context; it is none
             for element in node.slice:
                 if isinstance(element.slice, cst.Index):
                     found = self.annotation_value(element.slice.value)
