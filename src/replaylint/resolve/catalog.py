@@ -49,6 +49,10 @@ class Factory:
     argument: str | None
     kinds: dict[str, str]
     default: str
+    # As for a client: built with `keyword` holding one of `classes`, what it builds is
+    # recorded by a durable integration (`create_agent(m, middleware=[RestateMiddleware()])`).
+    durable_keyword: str = ""
+    durable_classes: frozenset[str] = frozenset()
 
 
 # Names under a restricted module that are exceptions or constants, not operations.
@@ -105,8 +109,13 @@ class Catalog:
                 module, _, last = cls.rpartition(".")
                 self._short_class.setdefault((module, last), cls)
         for table in data.get("factory", []):
+            durable = table.get("durable-when", {})
             self.factories[table["name"]] = Factory(
-                table.get("argument"), dict(table.get("kinds", {})), table["default"]
+                table.get("argument"),
+                dict(table.get("kinds", {})),
+                table["default"],
+                durable.get("keyword", ""),
+                frozenset(durable.get("holds", ())),
             )
         self.recorders.update(data.get("recorders", {}).get("names", []))
         activities = data.get("activities", {})
@@ -215,6 +224,10 @@ class Catalog:
             return entry, built
         factory = self.factories.get(path)
         if factory is not None:
+            if factory.durable_keyword and args.holds(
+                factory.durable_keyword, factory.durable_classes
+            ):
+                return None, None  # a durable agent: its model calls are journaled
             kind = args.string_arg(factory.argument)
             return None, factory.kinds.get(kind or "", factory.default) + "()"
         paren = path.rfind("()")
