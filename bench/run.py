@@ -38,30 +38,18 @@ sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402  (bench/corpus.py, found through the path set above)
 
+from replaylint.discovery import DEFAULT_EXCLUDES  # noqa: E402
+
 MARKER = b"__adk_workflow__"
 GUARD_TARGET = 2.5  # guard_source / parse_module, per workflow module
 GUARD_AIM = 2.0
 TREE_TARGET = 1.0  # replaylint check / ruff check, whole process on the ordinary tree
 
-# Directory names neither tool walks into by default (replaylint's discovery skips these and
-# ruff's default `exclude` covers them); leaving them out of the copy keeps the file sets equal.
-SKIPPED_DIRS = {
-    ".git",
-    ".hg",
-    ".svn",
-    ".tox",
-    ".nox",
-    ".venv",
-    "venv",
-    ".mypy_cache",
-    ".pytest_cache",
-    ".ruff_cache",
-    "__pycache__",
-    "build",
-    "dist",
-    "node_modules",
-    "site-packages",
-    ".eggs",
+# Directory names neither tool walks into by default (replaylint's discovery skips
+# DEFAULT_EXCLUDES, and ruff's default `exclude` covers them); leaving them out of the copy
+# keeps the file sets equal.
+SKIPPED_DIRS = set(DEFAULT_EXCLUDES) | {
+    # ... and these, which ruff's default `exclude` names too.
     "_build",
     "buck-out",
     "__pypackages__",

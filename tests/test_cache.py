@@ -284,3 +284,23 @@ def test_a_followed_package_is_part_of_the_key(tmp_path: Path, monkeypatch: pyte
     os.utime(package / "__init__.py", ns=(1, 1))  # an upgrade rewrites its files
     assert settings_key(followed) != before
     assert settings_key(Config()) == settings_key(Config())
+
+
+def test_a_warm_report_still_knows_what_its_fixes_need(tmp_path: Path, monkeypatch) -> None:
+    from replaylint.fixes import plan
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "flow.py").write_text(
+        "import time\nfrom temporalio import workflow\n\n\n@workflow.defn\nclass Flow:\n"
+        "    @workflow.run\n    async def run(self) -> float:\n        return time.time()\n"
+    )
+    cache = Cache(tmp_path / "cache")
+
+    def fixed() -> str:
+        resolver = Resolver()
+        report = report_from(run(["."], resolver=resolver, cache=cache), Selection(resolver))
+        return plan(report, unsafe=False)["flow.py"].new
+
+    cold = fixed()
+    assert "return workflow.time()" in cold
+    assert fixed() == cold  # from the cache: the finding's FixRef came back with it

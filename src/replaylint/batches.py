@@ -20,7 +20,7 @@ from replaylint.outcome import Outcome, display_path
 from replaylint.pools import pool_context
 from replaylint.prefilter import Needles, read_regular
 from replaylint.records import Record, assemble
-from replaylint.scanning import REGISTRAR, scan
+from replaylint.scanning import REGISTRAR, Decision, scan
 
 if TYPE_CHECKING:
     from replaylint.cache import Cache
@@ -45,42 +45,38 @@ def check_group(
     `expect(n)` once the candidates are known, then `tick()` as each is done (progress)."""
     index = Index(cache, config) if cache is not None and project is None else None
     decisions, unreadable = scan(files, needles, index, jobs)
-    found = [(d.path, d.data, d.sha, d.verdict) for d in decisions]
     if expect is not None:
-        expect(len(found))
+        expect(len(decisions))
     real = index.real if index is not None else os.path.realpath
-    registering = [(p, s) for p, _, s, v in found if v == REGISTRAR]
-    tree = tree_digest(files, registering) if index is not None else ""
+    registering = [d for d in decisions if d.verdict == REGISTRAR]
+    tree = tree_digest(files, [(d.path, d.sha) for d in registering]) if index else ""
     reused: dict[str, Record] = {}
     missed: list[Candidate] = []
-    for path, data_or_none, sha, _verdict in found:
-        record = index.record(path, sha, tree) if index is not None else None
-        if record is not None:
-            reused[real(path)] = record
-            if tick is not None:
-                tick()
-        else:
-            missed.append(
-                (
-                    path,
-                    display_path(path),
-                    data_or_none if data_or_none is not None else _read(path),
-                )
-            )
+    for decision in decisions:
+        record = index.record(decision.path, decision.sha, tree) if index is not None else None
+        if record is None:
+            missed.append(_candidate(decision))
+            continue
+        reused[real(decision.path)] = record
+        if tick is not None:
+            tick()
     extras = _stored_extras(index, tree, reused)
     fresh: list[Record] = []
     if missed:
-        registrars = [
-            (path, display_path(path), data if data is not None else _read(path))
-            for path, data, _sha, verdict in found
-            if verdict == REGISTRAR
-        ]
+        registrars = [_candidate(d) for d in registering]
         fresh = _compute(missed, registrars, config, tick, jobs, project)
-    outcome, extra_paths = _ordered(found, reused, extras, fresh, focus, real)
+    candidates = {real(d.path) for d in decisions}
+    outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
     if index is not None:
-        index.update(fresh, extra_paths, tree, set(files), {real(p) for p, *_ in found})
+        index.update(fresh, extra_paths, tree, set(files), candidates)
         index.store()
     return outcome, unreadable
+
+
+def _candidate(decision: Decision) -> Candidate:
+    """What the engine checks: the bytes read by the scan, or read now (a remembered file)."""
+    data = decision.data if decision.data is not None else _read(decision.path)
+    return decision.path, display_path(decision.path), data
 
 
 def _read(path: str) -> bytes:
@@ -104,12 +100,11 @@ def _stored_extras(index: Index | None, tree: str, reused: dict[str, Record]) ->
 
 
 def _ordered(
-    found: list[tuple[str, bytes | None, str, int]],
+    candidates: set[str],
     reused: dict[str, Record],
     extras: list[Record],
     fresh: list[Record],
     focus: frozenset[Path] | None,
-    real: Callable[[str], str],
 ) -> tuple[Outcome, list[str]]:
     """Records in one canonical order, reused or fresh alike: the candidates by path, then the
     modules registrations made workflow code, then what could not be read; the first record to
@@ -121,7 +116,6 @@ def _ordered(
             tail.append(record)
         elif record.path not in by_path or by_path[record.path].extra:
             by_path[record.path] = record
-    candidates = {real(path) for path, *_ in found}
     ordered: list[Record] = []
     for path in sorted(candidates):
         chosen = by_path.get(path) or reused.get(path)

@@ -18,7 +18,7 @@ from replaylint.graph.callgraph import Step, UnsafeHelpers
 from replaylint.graph.imports import classify, reached_modules
 from replaylint.outcome import Outcome
 from replaylint.parsing import ParseFailure
-from replaylint.project import Project
+from replaylint.project import Project, module_key
 from replaylint.records import ERROR, FAILED, HELPERS, PLAIN, WORKFLOW, Record, assemble
 from replaylint.resolve.model import FunctionInfo, Hit, ModuleInfo
 from replaylint.rules import UNSAFE_HELPER, rule_for
@@ -150,7 +150,7 @@ def check_records(
 
 def _failed(path: str, display: str, data: bytes, span: Span, reason: str) -> Record:
     finding = Finding(Code.E001, display, span, reason, RULES[Code.E001].remedy)
-    return Record(_key(path), display, _sha(data), FAILED, findings=[finding])
+    return Record(str(module_key(Path(path))), display, _sha(data), FAILED, findings=[finding])
 
 
 def _check_records(
@@ -188,7 +188,9 @@ def _check_records(
             project.forget(Path(path))
             log.debug("%s: internal error", display, exc_info=True)
             line = f"{display}: internal error: {type(error).__name__}: {error}"
-            records.append(Record(_key(path), display, _sha(data), ERROR, errors=[line]))
+            records.append(
+                Record(str(module_key(Path(path))), display, _sha(data), ERROR, errors=[line])
+            )
             continue
         if module.is_workflow:
             if module not in workflow_modules:
@@ -286,11 +288,6 @@ def _deps(module: ModuleInfo) -> list[tuple[str, str]]:
 
 def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _key(path: str) -> str:
-    found = Path(path)
-    return str(found.resolve() if found.exists() else found)
 
 
 def _reaches(module: ModuleInfo, focus: frozenset[Path]) -> bool:

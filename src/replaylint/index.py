@@ -131,8 +131,9 @@ class Index:
         if path in self._sha:
             return self._sha[path]
         entry = self.files.get(path)
+        unchanged = entry is not None and self.known(path) is not None
         found: str | None = None
-        if entry is not None and entry[2] and self.known(path) is not None:
+        if unchanged and entry is not None and entry[2]:
             found = entry[2]
         else:
             try:
@@ -140,6 +141,8 @@ class Index:
                     found = hashlib.sha256(handle.read()).hexdigest()
             except OSError:
                 found = None
+            if unchanged and entry is not None and found is not None:
+                entry[2] = found  # a helper the scan did not hash: remembered from now on
         self._sha[path] = found
         return found
 

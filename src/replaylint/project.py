@@ -64,7 +64,7 @@ class Project:
         self, path: Path, source: bytes, display: str | None = None, name: str | None = None
     ) -> ModuleInfo:
         """Parse and walk one module (raises ParseFailure)."""
-        key = path.resolve() if path.exists() else path
+        key = module_key(path)
         cached = self.modules.get(key)
         if cached is not None:
             return cached
@@ -88,7 +88,7 @@ class Project:
 
     def forget(self, path: Path) -> None:
         """Drop a module whose walk failed, so nothing half-read is reported or followed."""
-        key = path.resolve() if path.exists() else path
+        key = module_key(path)
         if key in self.modules:
             self.modules[key] = None
 
@@ -187,6 +187,12 @@ class Project:
 
     def safe_paths(self, module: ModuleInfo) -> frozenset[str]:
         return self.frameworks.safe_paths(module.frameworks)
+
+
+def module_key(path: Path) -> Path:
+    """How the project names a module's file: its real path (a buffer's name as given when
+    there is no file, as for an editor's unsaved module)."""
+    return path.resolve() if path.exists() else path
 
 
 def project_for(config: Config) -> Project:

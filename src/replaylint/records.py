@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from replaylint.codes import Code
-from replaylint.findings import ChainLink, Finding, ModuleResult, Span
+from replaylint.findings import ChainLink, Finding, FixRef, ModuleResult, Span
 from replaylint.outcome import Outcome
 
 # kinds: "plain" (read, not workflow code), "workflow" (checked; findings and a module result),
@@ -145,9 +145,7 @@ def _finding(finding: Finding) -> dict[str, Any]:
     data["span"] = list(_fields(finding.span).values())
     data["chain"] = [[c.path, c.line, c.call] for c in finding.chain]
     data["root"] = None if finding.root is None else finding.root.value
-    for name, value in data.items():  # a value type added to Finding later (a fix, say)
-        if hasattr(value, "__dataclass_fields__"):
-            data[name] = {"__type__": type(value).__name__, **_fields(value)}
+    data["fix"] = None if finding.fix is None else _fields(finding.fix)
     return data
 
 
@@ -157,28 +155,8 @@ def _unfinding(data: dict[str, Any]) -> Finding:
     values["span"] = Span(*data["span"])
     values["chain"] = tuple(ChainLink(p, line, call) for p, line, call in data["chain"])
     values["root"] = None if data["root"] is None else Code(data["root"])
-    for name, value in data.items():
-        if isinstance(value, dict) and "__type__" in value:
-            values[name] = _value_type(name, value)
+    values["fix"] = None if data["fix"] is None else FixRef(**data["fix"])
     return Finding(**values)
-
-
-def _value_type(name: str, data: dict[str, Any]) -> Any:
-    """A dataclass field of Finding rebuilt from its fields (its type is the field's own)."""
-    import typing
-
-    import replaylint.findings as findings
-
-    hints = typing.get_type_hints(Finding, vars(findings))
-    kind = hints[name]
-    for candidate in typing.get_args(kind) or (kind,):
-        if getattr(candidate, "__name__", None) == data["__type__"]:
-            return candidate(**{k: _untuple(v) for k, v in data.items() if k != "__type__"})
-    raise ValueError(f"unknown value type {data['__type__']!r} for {name}")
-
-
-def _untuple(value: Any) -> Any:
-    return tuple(_untuple(v) for v in value) if isinstance(value, list) else value
 
 
 def _directive(directive: Any) -> dict[str, Any]:
