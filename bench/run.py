@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402  (bench/corpus.py, found through the path set above)
 
-from replaylint.discovery import DEFAULT_EXCLUDES  # noqa: E402
+from replaylint.project.discovery import DEFAULT_EXCLUDES  # noqa: E402
 
 MARKER = b"__adk_workflow__"
 GUARD_TARGET = 2.5  # guard_source / parse_module, per workflow module

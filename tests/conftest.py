@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from replaylint import engine
+from replaylint.engine import check as engine
 
 
 @pytest.fixture

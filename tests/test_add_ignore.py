@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from replaylint.cli import cli
+from replaylint.cli.main import cli
 
 UNSAFE = "import time\n\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time()\n"
 REASON = "<reason: why this is replay safe>"

@@ -8,7 +8,7 @@ import pytest
 
 import replaylint
 from replaylint import guard, guard_source
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 
 
 def test_guard_source_reports_one_module() -> None:
@@ -118,7 +118,7 @@ def test_guard_reads_the_projects_configuration(
         guard_source((tmp_path / "wf.py").read_text(), source=str(tmp_path / "wf.py")).exit_code
         == 0
     )
-    from replaylint.config import Config
+    from replaylint.project.config import Config
 
     assert guard("wf.py", config=Config()).exit_code == 1
 

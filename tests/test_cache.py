@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from replaylint import batches
 from replaylint.api import run
-from replaylint.cache import SCHEMA, Cache
-from replaylint.config import Resolver
+from replaylint.index import batches
+from replaylint.index.cache import SCHEMA, Cache
+from replaylint.project.config import Resolver
+from replaylint.report.selection import Selection, report_from
 from replaylint.reporters import REPORTERS
-from replaylint.selection import Selection, report_from
 
 HELPER = "import random\n\n\ndef jitter():\n    return random.uniform(0, 1)\n"
 SAFE_HELPER = "def jitter():\n    return 0.5\n"
@@ -191,10 +191,10 @@ def test_concurrent_runs_on_one_cache_all_report_the_same(project: Path, tmp_pat
     script = (
         "import sys\n"
         "from replaylint.api import run\n"
-        "from replaylint.cache import Cache\n"
-        "from replaylint.config import Resolver\n"
+        "from replaylint.index.cache import Cache\n"
+        "from replaylint.project.config import Resolver\n"
         "from replaylint.reporters import REPORTERS\n"
-        "from replaylint.selection import Selection, report_from\n"
+        "from replaylint.report.selection import Selection, report_from\n"
         "r = Resolver()\n"
         "o = run(['.'], resolver=r, cache=Cache(sys.argv[1]))\n"
         "rep = report_from(o, Selection(r))\n"
@@ -237,7 +237,7 @@ def test_named_files_see_their_dependents_through_the_cache(project: Path, tmp_p
 
 
 def test_the_default_location_is_the_project_root(project: Path, monkeypatch):
-    from replaylint.cache import default_root
+    from replaylint.index.cache import default_root
 
     (project / "sub").mkdir()
     monkeypatch.chdir(project / "sub")
@@ -257,7 +257,7 @@ def test_an_unwritable_cache_is_not_an_error(project: Path, tmp_path: Path):
 def test_reading_a_large_tree_over_processes_decides_as_one_process_does(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from replaylint import scanning
+    from replaylint.index import scanning
 
     (project / "unreadable.py").mkdir()  # a folder named like a module is skipped, not read
     for n in range(3, 6):
@@ -271,8 +271,8 @@ def test_reading_a_large_tree_over_processes_decides_as_one_process_does(
 
 
 def test_a_followed_package_is_part_of_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    from replaylint.config import Config
-    from replaylint.index import settings_key
+    from replaylint.index.project_index import settings_key
+    from replaylint.project.config import Config
 
     package = tmp_path / "site" / "acme_sdk"
     package.mkdir(parents=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from replaylint.cli import cli
+from replaylint.cli.main import cli
 
 UNSAFE = """import time
 
@@ -235,7 +235,7 @@ def test_an_internal_error_outside_any_file_is_one_line_and_exit_2(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the suppressions pass broke")
 
-    monkeypatch.setattr("replaylint.selection.report_from", broken)
+    monkeypatch.setattr("replaylint.report.selection.report_from", broken)
     for flags in ([], ["--exit-zero"]):
         result = runner.invoke(cli, ["check", *flags, "wf.py"])
         assert result.exit_code == 2

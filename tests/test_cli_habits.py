@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from replaylint import guard
-from replaylint.cli import cli
-from replaylint.codes import RULES
-from replaylint.docs import page
-from replaylint.progress import ProgressBar
+from replaylint.cli.main import cli
+from replaylint.cli.progress import ProgressBar
+from replaylint.cli.terminal import color_wanted, progress_wanted
+from replaylint.core.codes import RULES
+from replaylint.core.docs import page
 from replaylint.reporters import REPORTERS, render
-from replaylint.terminal import color_wanted, progress_wanted
 from replaylint.version import __version__
 
 UNSAFE = "import time\n\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time()\n"
@@ -269,7 +269,7 @@ def test_the_check_ticks_the_bar_per_candidate_and_clears_it(
         asked.append(quiet)
         return Recorder()
 
-    monkeypatch.setattr("replaylint.output.progress_bar", fake_bar)
+    monkeypatch.setattr("replaylint.cli.output.progress_bar", fake_bar)
     assert runner.invoke(cli, ["check", "."]).exit_code == 1
     assert events == [(1, 2), (2, 2), "clear"]
     runner.invoke(cli, ["check", "-q", "."])

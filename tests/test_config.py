@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from replaylint.cli import cli
-from replaylint.config import Config, ConfigError, discover, load
+from replaylint.cli.main import cli
+from replaylint.project.config import Config, ConfigError, discover, load
 
 CLOCK = "import time\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time()\n"
 

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from replaylint.cli import cli
-from replaylint.discovery import printable, python_files
-from replaylint.prefilter import read_regular, scan
+from replaylint.cli.main import cli
+from replaylint.core.paths import printable
+from replaylint.project.discovery import python_files
+from replaylint.project.prefilter import read_regular, scan
 
 UNSAFE = "import time\n__adk_workflow__ = True\ndef run():\n    return time.time()\n"
 FINDING = "wf.py:4: ADK-W003"

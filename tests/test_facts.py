@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replaylint.project import Project
+from replaylint.engine.project import Project
 from replaylint.resolve import facts
 from replaylint.resolve.facts import (
     BuiltinCall,

@@ -11,13 +11,13 @@ import libcst as cst
 import pytest
 
 from replaylint.api import guard, guard_source
-from replaylint.codes import Code
-from replaylint.config import Config
+from replaylint.core.codes import Code
 from replaylint.fixes import FixInfo, apply, fix_for, fix_source, plan
 from replaylint.fixes.data import ANY, FixData, default_data
-from replaylint.report import ReplayReport
+from replaylint.presets.frameworks import PRESETS
+from replaylint.project.config import Config
+from replaylint.report.replay_report import ReplayReport
 from replaylint.resolve.catalog import default_catalog
-from replaylint.resolve.frameworks import PRESETS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -475,7 +475,7 @@ def test_fix_for_describes_the_fix_of_a_finding() -> None:
 
 
 def test_the_data_names_catalog_roots_and_known_frameworks() -> None:
-    from replaylint.docs import rules_dir
+    from replaylint.core.docs import rules_dir
 
     with open(rules_dir() / "fixes.toml", "rb") as handle:
         raw = tomllib.load(handle)

@@ -10,7 +10,7 @@ import hypothesmith
 from hypothesis import HealthCheck, given, settings
 
 from replaylint import guard_source
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 
 MARKER = "__adk_workflow__ = True\n"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from replaylint.api import guard
-from replaylint.config import PRESET_PACKAGES, Config
-from replaylint.gate import ENTRY_KEYWORDS, ENTRY_NAMES, names_pattern, spells_an_entry
+from replaylint.project.config import PRESET_PACKAGES, Config
+from replaylint.project.gate import ENTRY_KEYWORDS, ENTRY_NAMES, names_pattern, spells_an_entry
 
 TEMPORAL = names_pattern(["temporal"])
 

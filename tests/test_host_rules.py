@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from replaylint import guard_source
-from replaylint.codes import Code
-from replaylint.project import Project
+from replaylint.core.codes import Code
+from replaylint.engine.project import Project
 from replaylint.resolve.catalog import CallArgs, default_catalog
 from replaylint.resolve.facts import Fact, Reference
 

@@ -633,7 +633,7 @@ def check_project(
 
     from click.testing import CliRunner
 
-    from replaylint.cli import cli
+    from replaylint.cli.main import cli
 
     (tmp_path / ".git").mkdir()
     (tmp_path / "pyproject.toml").write_text(f"[tool.replaylint]\n{settings}\n")

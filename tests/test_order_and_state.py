@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from replaylint import guard_source
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 
 
 def findings(tmp_path: Path, source: str) -> list[tuple[str, int, int, str]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from replaylint import deep_positions, positions
-from replaylint.parsing import parse
+from replaylint.parse import deep_positions, positions
+from replaylint.parse.parsing import parse
 
 LAYOUTS = {
     "decorators and comments": (

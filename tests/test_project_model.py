@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from replaylint.cli import cli
+from replaylint.cli.main import cli
 
 TEMPORAL = (
     "from temporalio import workflow\nimport time\n\n\n@workflow.defn\nclass Greeting:\n"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from replaylint.codes import RULES, Code, parse_code
-from replaylint.docs import page, rules_dir
+from replaylint.core.codes import RULES, Code, parse_code
+from replaylint.core.docs import page, rules_dir
 from replaylint.rules import ALL_RULES
 
 REQUIRED = ["What it does", "Why it breaks replay", "Example", "Use instead", "Known limits"]
@@ -44,8 +44,8 @@ def test_class_names_are_the_pascal_case_slugs() -> None:
 
 
 def test_prefilter_import_names_match_the_presets() -> None:
-    from replaylint.config import PRESET_PACKAGES
-    from replaylint.resolve.frameworks import PRESETS
+    from replaylint.presets.frameworks import PRESETS
+    from replaylint.project.config import PRESET_PACKAGES
 
     assert {name: preset.packages for name, preset in PRESETS.items()} == PRESET_PACKAGES
 
@@ -90,8 +90,8 @@ def test_source_modules_stay_small_and_say_what_they_own() -> None:
 
 
 def test_every_preset_has_its_prefilter_entry_needles() -> None:
-    from replaylint.config import PRESET_PACKAGES
-    from replaylint.prefilter import PRESET_ENTRY_NEEDLES
+    from replaylint.project.config import PRESET_PACKAGES
+    from replaylint.project.prefilter import PRESET_ENTRY_NEEDLES
 
     assert set(PRESET_ENTRY_NEEDLES) == set(PRESET_PACKAGES)
     assert all(PRESET_ENTRY_NEEDLES.values())

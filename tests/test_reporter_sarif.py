@@ -12,8 +12,8 @@ import pytest
 from test_reporters import write_project
 
 from replaylint import guard, guard_source
-from replaylint.codes import RULES, Code
-from replaylint.findings import Report
+from replaylint.core.codes import RULES, Code
+from replaylint.core.findings import Report
 from replaylint.reporters import render, sarif
 
 SCHEMA_PATH = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"

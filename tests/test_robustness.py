@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from replaylint import guard
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 
 
 @pytest.fixture(autouse=True)

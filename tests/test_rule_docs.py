@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from replaylint.codes import Code
-from replaylint.docs import page
-from replaylint.testing import expectations, page_examples, run_example
+from replaylint.api.testing import expectations, page_examples, run_example
+from replaylint.core.codes import Code
+from replaylint.core.docs import page
 
 CASES = [
     (code, index, example)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from replaylint.testing import check_tree
+from replaylint.api.testing import check_tree
 
 RULES = Path(__file__).parent / "rules"
 

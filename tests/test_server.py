@@ -14,8 +14,8 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from replaylint import guard_source
-from replaylint.codes import Code
-from replaylint.docs import page, page_path
+from replaylint.core.codes import Code
+from replaylint.core.docs import page, page_path
 
 pytestmark = pytest.mark.asyncio
 

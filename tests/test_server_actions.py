@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from lsprotocol import types
 
-from replaylint.findings import Finding
+from replaylint.core.findings import Finding
 from replaylint.server import rule_fixes
 from replaylint.server.actions import code_actions
 from replaylint.server.analysis import Analyzer

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from replaylint import guard_source
-from replaylint.codes import Code
-from replaylint.findings import Finding
+from replaylint.core.codes import Code
+from replaylint.core.findings import Finding
 from replaylint.server.directives import Edit, file_ignore, line_ignored
 from replaylint.server.ranges import source_lines
 

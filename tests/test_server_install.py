@@ -7,7 +7,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from replaylint.cli import cli
+from replaylint.cli.main import cli
 from replaylint.server import missing_dependency
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from replaylint.findings import Span
+from replaylint.core.findings import Span
 from replaylint.server.ranges import (
     UTF8,
     UTF16,

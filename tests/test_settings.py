@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from replaylint.cli import cli
+from replaylint.cli.main import cli
 
 CLOCK_AND_ID = "import time, uuid\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time(), uuid.uuid4()\n"
 

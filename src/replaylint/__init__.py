@@ -8,8 +8,8 @@ __all__ = ["Finding", "ReplayReport", "__version__", "guard", "guard_source"]
 
 if TYPE_CHECKING:
     from replaylint.api import guard, guard_source
-    from replaylint.findings import Finding
-    from replaylint.report import ReplayReport
+    from replaylint.core.findings import Finding
+    from replaylint.report.replay_report import ReplayReport
     from replaylint.version import __version__
 
 
@@ -24,7 +24,7 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     if name == "Finding":
-        from replaylint.findings import Finding
+        from replaylint.core.findings import Finding
 
         return Finding
     raise AttributeError(f"module 'replaylint' has no attribute {name!r}")

@@ -12,7 +12,7 @@ import pytest
 from examples.workflows import agent_pipeline, providers
 from examples.workflows.record_fixtures import FIXTURES
 
-from replaylint.replay import import_workflow
+from replaylint.harness.replay import import_workflow
 from replaylint.workflows import ActivityError, NonDeterminismError, RecordedHistory, assert_replays
 
 ROOT = Path(__file__).resolve().parents[2]

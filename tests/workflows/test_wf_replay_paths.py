@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from replaylint.replay import replay_paths
+from replaylint.harness.replay import replay_paths
 from replaylint.workflows import RecordedHistory, record
 
 START = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)

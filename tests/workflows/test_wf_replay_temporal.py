@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from replaylint.replay import TEMPORAL_MISSING, is_temporal_history, replay_paths
+from replaylint.harness.replay import TEMPORAL_MISSING, is_temporal_history, replay_paths
 
 _names = itertools.count()
 
@@ -298,7 +298,7 @@ def test_the_configuration_names_the_workflow_classes_for_the_command(project) -
     pytest.importorskip("temporalio.worker")
     from click.testing import CliRunner
 
-    from replaylint.cli import cli
+    from replaylint.cli.main import cli
 
     root, module = project
     write(root, "h.json", greeting_history(camel))

@@ -11,7 +11,7 @@ from typing import TextIO
 
 import libcst as cst
 
-from replaylint.findings import Finding, Report
+from replaylint.core.findings import Finding, Report
 from replaylint.fixes.data import FixData, default_data
 from replaylint.fixes.edit import ModuleFixer, fix_module
 from replaylint.fixes.template import render

@@ -9,8 +9,8 @@ from typing import Any
 
 import libcst as cst
 
-from replaylint.codes import Code
-from replaylint.docs import rules_dir
+from replaylint.core.codes import Code
+from replaylint.core.docs import rules_dir
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
-from replaylint.codes import Code
-from replaylint.findings import Finding, FixRef
+from replaylint.core.codes import Code
+from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
 from replaylint.fixes.names import BLOCKED, Names, with_imports
 from replaylint.fixes.template import Parts, free_names, render
-from replaylint.resolve.frameworks import PRESETS
+from replaylint.presets.frameworks import PRESETS
 
 log = logging.getLogger("replaylint")
 

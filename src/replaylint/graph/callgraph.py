@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.resolve.model import FunctionInfo, HelperCall, ModuleInfo
 
 

@@ -8,8 +8,8 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 
+from replaylint.project.roots import FRAMEWORK_TOPS, STDLIB
 from replaylint.resolve.model import ImportEdge, ModuleInfo
-from replaylint.roots import FRAMEWORK_TOPS, STDLIB
 
 log = logging.getLogger("replaylint")
 

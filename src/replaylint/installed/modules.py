@@ -17,8 +17,8 @@ from astroid import nodes
 from astroid.manager import AstroidManager
 from astroid.rebuilder import TreeRebuilder
 
-from replaylint import pyast
 from replaylint.installed.locate import Locator
+from replaylint.parse import pyast
 
 log = logging.getLogger("replaylint")
 

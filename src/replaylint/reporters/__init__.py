@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 
-from replaylint.findings import Report
+from replaylint.core.findings import Report
 
 __all__ = ["COLORED", "REPORTERS", "render", "statistics"]
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from replaylint.reporters.text import BOLD, RED, styled, tail
 
 if TYPE_CHECKING:
-    from replaylint.findings import Finding, Report
+    from replaylint.core.findings import Finding, Report
 
 
 def render_finding(finding: Finding, *, color: bool = False) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from replaylint.codes import RULES
+from replaylint.core.codes import RULES
 
 if TYPE_CHECKING:
-    from replaylint.findings import Report
+    from replaylint.core.findings import Report
 
 
 def statistics(report: Report) -> str:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.reporters.text import chain_line
 
 if TYPE_CHECKING:
-    from replaylint.findings import Finding, Report
+    from replaylint.core.findings import Finding, Report
 
 # Suppression findings are advice about comments, not replay hazards: annotated as warnings,
 # as SARIF levels them.

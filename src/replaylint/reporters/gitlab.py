@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.reporters.roots import fingerprints
 from replaylint.reporters.text import chain_line
 
 if TYPE_CHECKING:
-    from replaylint.findings import Finding, Report
+    from replaylint.core.findings import Finding, Report
 
 # A module that was not checked hides everything in it; a stale suppression hides nothing.
 SEVERITY = {Code.E001: "critical", Code.S001: "minor", Code.S002: "minor"}

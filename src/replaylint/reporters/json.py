@@ -14,7 +14,7 @@ from replaylint.reporters.roots import cause_count, root_of
 from replaylint.version import __version__
 
 if TYPE_CHECKING:
-    from replaylint.findings import Finding, Report
+    from replaylint.core.findings import Finding, Report
 
 SCHEMA = "replaylint/findings@2"
 SCHEMA_FILE = "findings-2.schema.json"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from replaylint.reporters.json import finding_dict
 
 if TYPE_CHECKING:
-    from replaylint.findings import Report
+    from replaylint.core.findings import Report
 
 
 def render(report: Report) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from replaylint.reporters.text import render_finding
 
 if TYPE_CHECKING:
-    from replaylint.findings import Report
+    from replaylint.core.findings import Report
 
 SUITE = "replaylint"
 # Characters XML 1.0 cannot carry at all, not even escaped (a call may be written with them).

@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from replaylint.codes import Code
-from replaylint.findings import Finding
+from replaylint.core.codes import Code
+from replaylint.core.findings import Finding
 
 FINGERPRINT_NAME = "replaylint/v1"
 

@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from replaylint import docs
-from replaylint.codes import RULES, Code
+from replaylint.core import docs
+from replaylint.core.codes import RULES, Code
 from replaylint.reporters.roots import FINGERPRINT_NAME, fingerprints
 from replaylint.version import __version__
 
 if TYPE_CHECKING:
-    from replaylint.findings import ChainLink, Finding, Report
+    from replaylint.core.findings import ChainLink, Finding, Report
 
 SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from replaylint.reporters.roots import cause_count
 
 if TYPE_CHECKING:
-    from replaylint.findings import Finding, Report
+    from replaylint.core.findings import Finding, Report
 
 BOLD, RED, DIM, RESET = "\x1b[1m", "\x1b[31m", "\x1b[2m", "\x1b[0m"
 

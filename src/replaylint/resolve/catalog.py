@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from replaylint.docs import rules_dir
+from replaylint.core.docs import rules_dir
 
 if sys.version_info >= (3, 11):
     import tomllib

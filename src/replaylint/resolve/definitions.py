@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from replaylint import pyast
+from replaylint.parse import pyast
 from replaylint.resolve import folds
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope

@@ -6,7 +6,7 @@ from typing import Any
 
 import libcst as cst
 
-from replaylint import pyast
+from replaylint.parse import pyast
 from replaylint.resolve.values import UNKNOWN, Const, Seq, Value
 
 # str methods that map constant strings to constant strings, so `"TIME".lower()` folds.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.resolve.values import UNKNOWN, Value
 
 

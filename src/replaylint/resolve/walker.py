@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 import libcst as cst
 
+from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.catalog import Catalog
 from replaylint.resolve.facts import FactSink, Iteration, Site, Unfoldable
-from replaylint.resolve.frameworks import Frameworks
 from replaylint.resolve.model import ClassInfo, FunctionInfo, HelperCall, ModuleInfo
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
@@ -101,7 +101,7 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 class Resolver(Protocol):
-    """What the walk asks of the project it belongs to (implemented by replaylint.project)."""
+    """What the walk asks of the project it belongs to (implemented by replaylint.engine.project)."""
 
     frameworks: Frameworks
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from replaylint import pyast
+from replaylint.parse import pyast
 
 MARKER = "__adk_workflow__"
 

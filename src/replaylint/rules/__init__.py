@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.rules.base import Rule
 from replaylint.rules.catalog_rule import CatalogRule
 from replaylint.rules.dispatch import Dispatch

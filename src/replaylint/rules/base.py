@@ -10,12 +10,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
-from replaylint.codes import RULES, Code, RuleMeta
+from replaylint.core.codes import RULES, Code, RuleMeta
 from replaylint.resolve.facts import Fact
 from replaylint.resolve.model import Hit
 
 if TYPE_CHECKING:
-    from replaylint.resolve.frameworks import Frameworks
+    from replaylint.presets.frameworks import Frameworks
     from replaylint.resolve.model import ModuleInfo
 
 

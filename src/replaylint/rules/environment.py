@@ -1,6 +1,6 @@
 """ADK-W007 process-environment-in-workflow: the process or host environment read on the workflow path. Docs and examples: rules/ADK-W007.md."""
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.rules.catalog_rule import CatalogRule
 
 

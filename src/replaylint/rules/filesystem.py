@@ -1,6 +1,6 @@
 """ADK-W008 filesystem-in-workflow: the filesystem used on the workflow path. Docs and examples: rules/ADK-W008.md."""
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.rules.catalog_rule import CatalogRule
 
 

@@ -1,6 +1,6 @@
 """ADK-W001 model-call-in-workflow: a model provider called on the workflow path. Docs and examples: rules/ADK-W001.md."""
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.rules.catalog_rule import CatalogRule
 
 

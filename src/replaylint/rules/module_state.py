@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.resolve.facts import CLASS, MODULE, Fact, MethodCall, Store
 from replaylint.resolve.model import Class, Func, LocalModule, Obj
 from replaylint.resolve.values import Const, Ext, Value

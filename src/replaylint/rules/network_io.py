@@ -1,6 +1,6 @@
 """ADK-W004 network-call-in-workflow: network I/O on the workflow path. Docs and examples: rules/ADK-W004.md."""
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.rules.catalog_rule import CatalogRule
 
 

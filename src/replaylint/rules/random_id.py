@@ -1,6 +1,6 @@
 """ADK-W002 random-id-in-workflow: randomness or a fresh id drawn on the workflow path. Docs and examples: rules/ADK-W002.md."""
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.rules.catalog_rule import CatalogRule
 
 

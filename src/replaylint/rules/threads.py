@@ -1,6 +1,6 @@
 """ADK-W009 thread-or-process-in-workflow: a thread, process or executor started on the workflow path. Docs and examples: rules/ADK-W009.md."""
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.rules.catalog_rule import CatalogRule
 
 

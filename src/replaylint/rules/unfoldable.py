@@ -1,6 +1,6 @@
 """ADK-W006 unfoldable-access: a dynamic access the guard cannot fold to a name. Docs and examples: rules/ADK-W006.md."""
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.resolve.facts import Fact, Unfoldable
 from replaylint.rules.base import FactRule
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.resolve.facts import BuiltinCall, Fact, Iteration, MethodCall
 from replaylint.resolve.values import SetOf, Value, hashes_by_value
 from replaylint.rules.base import FactRule

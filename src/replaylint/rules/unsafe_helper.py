@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 
-from replaylint.codes import Code
+from replaylint.core.codes import Code
 from replaylint.graph.callgraph import Step, UnsafeHelpers
 from replaylint.resolve.facts import Call, Fact
 from replaylint.resolve.model import FunctionInfo, HelperCall

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 
 from lsprotocol import types
 
-from replaylint.codes import Code
-from replaylint.findings import Finding
+from replaylint.core.codes import Code
+from replaylint.core.findings import Finding
 from replaylint.server.analysis import Analysis, source_bytes
 from replaylint.server.directives import Edit, file_ignore, line_ignored
 from replaylint.server.ranges import overlaps, to_units

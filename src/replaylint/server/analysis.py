@@ -14,10 +14,10 @@ import tokenize
 from dataclasses import dataclass
 
 from replaylint.api import run
-from replaylint.config import ConfigError, Resolver
-from replaylint.discovery import printable
-from replaylint.findings import Finding
-from replaylint.selection import Selection, report_from
+from replaylint.core.findings import Finding
+from replaylint.core.paths import printable
+from replaylint.project.config import ConfigError, Resolver
+from replaylint.report.selection import Selection, report_from
 from replaylint.server.ranges import source_lines
 
 log = logging.getLogger("replaylint.server")

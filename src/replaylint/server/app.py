@@ -16,7 +16,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from replaylint.findings import Finding
+from replaylint.core.findings import Finding
 from replaylint.server.actions import code_actions, resolve_fix
 from replaylint.server.analysis import SETTINGS_FILES, Analysis, Analyzer
 from replaylint.server.diagnostics import to_diagnostic

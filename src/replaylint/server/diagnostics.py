@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from replaylint.codes import Code
-from replaylint.docs import page_path
-from replaylint.findings import ChainLink, Finding
+from replaylint.core.codes import Code
+from replaylint.core.docs import page_path
+from replaylint.core.findings import ChainLink, Finding
 from replaylint.server.ranges import line_range, span_range
 
 SOURCE = "replaylint"

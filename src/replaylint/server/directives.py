@@ -9,12 +9,12 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-from replaylint.add_ignore import REASON, annotate
-from replaylint.codes import Code
-from replaylint.findings import Finding
+from replaylint.core.codes import Code
+from replaylint.core.findings import Finding
+from replaylint.suppressions.add_ignore import REASON, annotate
 
 # The directive grammar has one home, suppressions.py: reuse its pattern, never restate it.
-from replaylint.suppressions import _DIRECTIVE as DIRECTIVE
+from replaylint.suppressions.directives import _DIRECTIVE as DIRECTIVE
 
 # PEP 263: a coding declaration on line 1 or 2; a shebang only on line 1. Both must stay there.
 _CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*[-\w.]+")

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from replaylint.docs import page
-from replaylint.findings import Finding
+from replaylint.core.docs import page
+from replaylint.core.findings import Finding
 from replaylint.server.ranges import contains
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from replaylint.findings import Span
+from replaylint.core.findings import Span
 
 # LSP and Python's tokenizer agree on these three line breaks only; str.splitlines() would also
 # split on form feeds and U+2028, which Python source keeps inside a line.

@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from replaylint.findings import Finding
+from replaylint.core.findings import Finding
 
 log = logging.getLogger("replaylint.server")
 

@@ -1,0 +1,59 @@
+"""Where a report goes: stdout (coloured on a terminal) or `--output-file`, whole or as its
+statistics, and the progress bar on stderr while a long run goes on."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from replaylint.cli.progress import ProgressBar
+    from replaylint.report.replay_report import ReplayReport
+
+
+def write_report(
+    report: ReplayReport,
+    output_format: str,
+    output_file: str | None,
+    *,
+    quiet: bool,
+    statistics: bool,
+) -> str | None:
+    """The report (or its statistics) to stdout or --output-file; a problem writing it comes
+    back as one line. With -q, text and concise leave out their summary line (the last); the
+    machine formats are printed whole."""
+    from replaylint import reporters
+    from replaylint.cli.terminal import color_wanted
+
+    color = output_format in reporters.COLORED and color_wanted(
+        sys.stdout, os.environ, to_file=output_file is not None
+    )
+    if statistics:
+        text = reporters.statistics(report)
+    else:
+        text = reporters.render(output_format, report, color=color)
+        if quiet and output_format in reporters.COLORED:
+            kept, _, _ = text.rstrip("\n").rpartition("\n")
+            text = kept + "\n" if kept else ""
+    if output_file is None:
+        # click strips escape sequences when stdout is no terminal; FORCE_COLOR keeps them.
+        click.echo(text, nl=False, color=True if color else None)
+        return None
+    try:
+        target = Path(output_file)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    except OSError as error:
+        return f"--output-file {output_file}: {error.strerror or error}"
+    return None
+
+
+def progress_bar(quiet: bool) -> ProgressBar | None:
+    from replaylint.cli.progress import ProgressBar
+    from replaylint.cli.terminal import progress_wanted
+
+    return ProgressBar(sys.stderr) if progress_wanted(sys.stderr, os.environ, quiet=quiet) else None

@@ -1,0 +1,1 @@
+"""The vocabulary every layer shares: rule codes, findings, a run's outcome, rule pages."""

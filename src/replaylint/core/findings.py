@@ -1,0 +1,98 @@
+"""Frozen value types for what the guard reports: spans, chain links, findings, module results,
+and the shape of a whole report as reporters read it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from replaylint.core.codes import RULES, Code
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """Lines are 1-based, columns 0-based (LibCST's convention); reporters convert at the edges."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class ChainLink:
+    """One hop of an ADK-W005 reason chain: the call made at path:line."""
+
+    path: str
+    line: int
+    call: str
+
+
+@dataclass(frozen=True)
+class FixRef:
+    """What a fix of a direct finding needs (replaylint.fixes reads it): the resolved name of
+    its root (`time.time`; "" for a pattern rule), the framework governing the code it is in
+    (a preset's name, or "runtime" in a module marked `__adk_workflow__`), whether the function
+    holding it is that framework's entry itself, and the name the entry's run-context parameter
+    has there ("" outside an entry, or for a framework without one)."""
+
+    path: str
+    framework: str
+    entry: bool = False
+    context: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: Code
+    path: str
+    span: Span
+    call: str
+    remedy: str
+    chain: tuple[ChainLink, ...] = field(default=())
+    root: Code | None = None  # ADK-W005: the code of the root its chain ends in
+    # Direct findings in workflow code: what a fix needs. Not part of a finding's identity.
+    fix: FixRef | None = field(default=None, compare=False)
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    @property
+    def message(self) -> str:
+        return RULES[self.code].finding.format(call=self.call)
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        return (self.path, self.span.line, self.span.column, self.code.value, self.call)
+
+
+@dataclass(frozen=True)
+class ModuleResult:
+    """One workflow module's import-edge coverage class and source identity."""
+
+    path: str
+    coverage: str
+    identity: str
+    unresolved_imports: int = 0  # imports of project modules that are not there
+
+
+class Report(Protocol):
+    """What a reporter formats (replaylint.report.replay_report.ReplayReport is the one the API returns)."""
+
+    @property
+    def findings(self) -> tuple[Finding, ...]: ...
+
+    @property
+    def modules(self) -> tuple[ModuleResult, ...]: ...
+
+    @property
+    def files(self) -> int: ...
+
+    @property
+    def errors(self) -> tuple[str, ...]: ...
+
+    @property
+    def workflow_modules(self) -> int: ...
+
+    @property
+    def exit_code(self) -> int: ...

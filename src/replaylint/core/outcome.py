@@ -1,0 +1,16 @@
+"""What one run produced, before filtering and formatting (no heavy imports: see prefilter.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from replaylint.core.findings import Finding, ModuleResult
+
+
+@dataclass
+class Outcome:
+    findings: list[Finding] = field(default_factory=list)
+    modules: list[ModuleResult] = field(default_factory=list)
+    files: int = 0
+    errors: list[str] = field(default_factory=list)
+    directives: dict[str, list] = field(default_factory=dict)  # path -> suppressions.Directive

@@ -1,0 +1,33 @@
+"""How paths are shown: relative to the working directory, with `/`, one printable line."""
+
+from __future__ import annotations
+
+import os
+
+
+def printable(path: str) -> str:
+    """`path` as one printable line that any stream can encode.
+
+    On POSIX a name that is not valid UTF-8 arrives with each bad byte as a lone surrogate
+    (`b"bad\\xff.py"` is `"bad\\udcff.py"`); writing that to a UTF-8 stdout raises. Such bytes
+    are shown as `\\xff`, and control characters (a newline in a name would split a one-line
+    error) as `\\n`, `\\x1b`, ... Printable names come back unchanged, and cheaply.
+    """
+    if path.isprintable():
+        return path
+    try:
+        text = path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate no byte produced (Windows names, API callers)
+        text = path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """Paths in reports: relative to the working directory, with `/`."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        relative = os.fspath(path)
+    return printable(relative.replace(os.sep, "/"))

@@ -1,0 +1,1 @@
+"""One run of the analysis: the modules read, the rules' findings on the workflow path, their records."""

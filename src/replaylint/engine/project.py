@@ -1,0 +1,228 @@
+"""The project of one run: the modules read (local helpers included, each read at most once),
+how an import names a local file, and the settings that shape the walk."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from replaylint.core.paths import display_path
+from replaylint.parse import stacks
+from replaylint.parse.parsing import ParseFailure, parse
+from replaylint.presets.frameworks import Frameworks
+from replaylint.project.config import Config
+from replaylint.project.roots import Roots, never_local
+from replaylint.resolve.catalog import Catalog, default_catalog
+from replaylint.resolve.evaluator import Evaluator
+from replaylint.resolve.facts import FactSink
+from replaylint.resolve.model import FunctionInfo, ModuleInfo
+from replaylint.resolve.workflows import MARKER, is_marked
+from replaylint.rules import CATEGORY_OF, dispatch
+
+if TYPE_CHECKING:
+    from replaylint.installed import Installed
+
+log = logging.getLogger("replaylint")
+
+_NESTED_LOAD_DEPTH = 400  # frames; about fifty nested local imports
+
+
+class Project:
+    """The modules read during one run, local helper modules included, each read at most once."""
+
+    def __init__(
+        self,
+        catalog: Catalog | None = None,
+        markers: frozenset[str] = frozenset({MARKER}),
+        activity_decorators: Iterable[str] = (),
+        safe: frozenset[str] = frozenset(),
+        frameworks: Frameworks | None = None,
+        sink: FactSink | None = None,
+        max_module_size: int = Config.max_module_size,
+        roots: Roots | None = None,
+        installed: Installed | None = None,
+    ) -> None:
+        self.max_module_size = max_module_size
+        self.failed_helpers: list[str] = []  # local modules a workflow imports that cannot be read
+        self.catalog = catalog or default_catalog()
+        self.sink = sink if sink is not None else dispatch()  # the rules the walk reports to
+        self.frameworks = frameworks or Frameworks()
+        self.markers = markers
+        self.extra_activities = set(activity_decorators)
+        self.safe = safe
+        self.modules: dict[Path, ModuleInfo | None] = {}
+        self.roots = roots or Roots()
+        self.installed = installed  # packages named by `follow`, read with astroid
+        self._installed_chains: dict[str, tuple[tuple[str, int, str], ...]] = {}
+
+    # ------------------------------------------------------------------ loading
+
+    def load(
+        self, path: Path, source: bytes, display: str | None = None, name: str | None = None
+    ) -> ModuleInfo:
+        """Parse and walk one module (raises ParseFailure)."""
+        key = module_key(path)
+        cached = self.modules.get(key)
+        if cached is not None:
+            return cached
+        tree, first_lines = parse(source)
+        info = ModuleInfo(
+            path=key,
+            display=display or display_path(path),
+            name=name or self.roots.module_name(key),
+            source=source,
+            tree=tree,
+            marked=is_marked(tree, self.markers),
+            first_lines=first_lines,
+            canonical=self.roots.module_name(key),
+        )
+        self.modules[key] = info  # registered before the walk, so import cycles end here
+        Evaluator(self, info, self.catalog, self.sink).run()
+        log.debug(
+            "%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked
+        )
+        return info
+
+    def forget(self, path: Path) -> None:
+        """Drop a module whose walk failed, so nothing half-read is reported or followed."""
+        key = module_key(path)
+        if key in self.modules:
+            self.modules[key] = None
+
+    # ------------------------------------------------------------------ local imports
+
+    def absolute_name(self, name: str, level: int, importer: ModuleInfo) -> str:
+        if level == 0:
+            return name
+        package = importer.name.split(".")
+        if importer.path.name != "__init__.py":
+            package = package[:-1]
+        package = package[: len(package) - (level - 1)] if level > 1 else package
+        return ".".join([*package, name] if name else package)
+
+    def resolve_module(self, name: str, level: int, importer: ModuleInfo) -> ModuleInfo | None:
+        """The local module a dotted import names, read and walked; None when it is not local."""
+        parts = [p for p in name.split(".") if p]
+        if level == 0:
+            if not parts or never_local(name):
+                return None
+            bases = self.roots.for_folder(importer.path.parent)
+        else:
+            if never_local(self.absolute_name(name, level, importer)):
+                return None  # the framework's own source importing itself: its APIs, not helpers
+            base = importer.path.parent
+            for _ in range(level - 1):
+                base = base.parent
+            bases = [base]
+        for base in bases:
+            found = self.roots.find(base, parts)
+            if found is None:
+                continue
+            if found.resolve() == importer.path:
+                return None
+            module_name = self.absolute_name(name, level, importer) if level else name
+            return self._load_local(found, module_name)
+        if level:
+            log.debug(
+                "%s: %s cannot be resolved: the module is not there (coverage unproven)",
+                importer.display,
+                "." * level + name,
+            )
+        return None
+
+    def _load_local(self, path: Path, name: str) -> ModuleInfo | None:
+        key = path.resolve()
+        if key in self.modules:
+            return self.modules[key]
+        try:
+            source = path.read_bytes()
+            if len(source) > self.max_module_size:
+                raise ParseFailure(f"{len(source):,} bytes, over the max-module-size", 1)
+            if stacks.depth() > _NESTED_LOAD_DEPTH:
+                # Each local import loads its module inside the importer's walk: far down a
+                # long chain, go on from an empty stack rather than run out of recursion.
+                load = partial(self.load, path, source, name=name)
+                return stacks.on_fresh_stack(load, 64 * stacks.MIB, "replaylint-load")
+            return self.load(path, source, name=name)
+        except (OSError, ParseFailure) as error:
+            # Its helpers' chains cannot be followed: say so (the run exits 2), check the rest.
+            self.failed_helpers.append(
+                f"{display_path(path)}: cannot check this imported module: {error}"
+            )
+            self.modules[key] = None
+            return None
+
+    def installed_chain(self, path: str) -> tuple[tuple[str, int, str], ...]:
+        """Hops (path, line, call) by which a followed installed function reaches a root."""
+        if self.installed is None:
+            return ()
+        qualified = path.replace("().", ".")  # a method reached through an instance
+        found = self._installed_chains.get(qualified)
+        if found is None:
+            found = ()
+            if self.installed.follows(qualified):
+                steps = self.installed.chain(qualified)
+                found = tuple((_shown(s.path), s.line, s.call) for s in steps or ())
+            self._installed_chains[qualified] = found
+        return found
+
+    def activity_kind(self, decorators: Iterable[str]) -> str | None:
+        for path in decorators:
+            if path in self.catalog.recorded_activities:
+                return "recorded"
+            if path in self.extra_activities or path.replace("()", "") in self.extra_activities:
+                # Declared in the configuration: the project's own recorder (a method of an
+                # instance is declared by its class: `acme.Engine.task` for `@engine.task`).
+                return "recorded"
+            if path in self.catalog.inline_activities:
+                return "inline"
+        return None
+
+    def declared_safe(self, function: FunctionInfo) -> bool:
+        """A helper the configuration declares deterministic (`safe = ["app.clock.now_utc"]`)."""
+        return bool(self.safe) and f"{function.module.name}.{function.qualname}" in self.safe
+
+    def safe_paths(self, module: ModuleInfo) -> frozenset[str]:
+        return self.frameworks.safe_paths(module.frameworks)
+
+
+def module_key(path: Path) -> Path:
+    """How the project names a module's file: its real path (a buffer's name as given when
+    there is no file, as for an editor's unsaved module)."""
+    return path.resolve() if path.exists() else path
+
+
+def project_for(config: Config) -> Project:
+    """A Project with a configuration's markers, catalog additions, safe names and presets."""
+    catalog = default_catalog()
+    if config.unsafe or config.safe:
+        unsafe = {CATEGORY_OF[code]: names for code, names in config.unsafe.items()}
+        catalog = catalog.extend(unsafe, config.safe)
+    return Project(
+        catalog,
+        markers=frozenset({MARKER, *config.markers}),
+        activity_decorators=config.activity_decorators,
+        safe=frozenset(config.safe),
+        frameworks=Frameworks(config.frameworks, config.workflow_decorators),
+        max_module_size=config.max_module_size,
+        roots=Roots(tuple(Path(config.base, root).resolve() for root in config.src)),
+        installed=_followed(config, catalog),
+    )
+
+
+def _followed(config: Config, catalog: Catalog) -> Installed | None:
+    """The installed packages `follow` names, read with astroid (imported only then)."""
+    if not config.follow:
+        return None
+    from replaylint.installed import Installed
+
+    return Installed(config.follow, catalog)
+
+
+def _shown(path: str) -> str:
+    """An installed file as reports show it: relative when under the working directory."""
+    shown = display_path(path)
+    return path if shown.startswith("../") else shown

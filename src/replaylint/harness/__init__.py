@@ -1,0 +1,1 @@
+"""`replaylint replay`: recorded histories replayed through today's code."""

@@ -1,0 +1,184 @@
+"""How one group of files (one set of settings) is checked: the prefilter, the index's
+records where nothing changed, and the rest in batches of a fixed size, each batch on a
+Project of its own, serially or over a process pool.
+
+The batches are the same whatever the number of jobs, so the output is too: `--jobs 1` and
+`--jobs 8` run the same batches, only on fewer or more processes. A batch's syntax trees are
+dropped when it ends, so memory is bounded by the largest batch, not by the tree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from replaylint.core.outcome import Outcome
+from replaylint.core.paths import display_path
+from replaylint.engine.records import Record, assemble
+from replaylint.index.pools import pool_context
+from replaylint.index.project_index import Index, tree_digest
+from replaylint.index.scanning import REGISTRAR, Decision, scan
+from replaylint.project.config import Config
+from replaylint.project.prefilter import Needles, read_regular
+
+if TYPE_CHECKING:
+    from replaylint.engine.project import Project
+    from replaylint.index.cache import Cache
+
+BATCH = 48  # candidates per batch: siblings (a sample's workflow, activities, worker) stay together
+Candidate = tuple[str, str, bytes]
+
+
+def check_group(
+    files: list[str],
+    config: Config,
+    needles: Needles,
+    focus: frozenset[Path] | None,
+    tick: Callable[[], None] | None = None,
+    cache: Cache | None = None,
+    jobs: int = 1,
+    project: Project | None = None,
+    expect: Callable[[int], None] | None = None,
+) -> tuple[Outcome, list[tuple[str, str]]]:
+    """The outcome of `files` under `config`, and the files that could not be read.
+    `expect(n)` once the candidates are known, then `tick()` as each is done (progress)."""
+    index = Index(cache, config) if cache is not None and project is None else None
+    decisions, unreadable = scan(files, needles, index, jobs)
+    if expect is not None:
+        expect(len(decisions))
+    real = index.real if index is not None else os.path.realpath
+    registering = [d for d in decisions if d.verdict == REGISTRAR]
+    tree = tree_digest(files, [(d.path, d.sha) for d in registering]) if index else ""
+    reused: dict[str, Record] = {}
+    missed: list[Candidate] = []
+    for decision in decisions:
+        record = index.record(decision.path, decision.sha, tree) if index is not None else None
+        if record is None:
+            missed.append(_candidate(decision))
+            continue
+        reused[real(decision.path)] = record
+        if tick is not None:
+            tick()
+    extras = _stored_extras(index, tree, reused)
+    fresh: list[Record] = []
+    if missed:
+        registrars = [_candidate(d) for d in registering]
+        fresh = _compute(missed, registrars, config, tick, jobs, project)
+    candidates = {real(d.path) for d in decisions}
+    outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
+    if index is not None:
+        index.update(fresh, extra_paths, tree, set(files), candidates)
+        index.store()
+    return outcome, unreadable
+
+
+def _candidate(decision: Decision) -> Candidate:
+    """What the engine checks: the bytes read by the scan, or read now (a remembered file)."""
+    data = decision.data if decision.data is not None else _read(decision.path)
+    return decision.path, display_path(decision.path), data
+
+
+def _read(path: str) -> bytes:
+    try:
+        return read_regular(path)
+    except OSError:
+        return b""  # gone since the index was written: checked as empty, the next run sees it
+
+
+def _stored_extras(index: Index | None, tree: str, reused: dict[str, Record]) -> list[Record]:
+    """Records of modules that registrations made workflow code, when still valid."""
+    if index is None:
+        return []
+    kept = []
+    for path in index.extras:
+        sha = index.current_sha(path)
+        record = index.record(path, sha, tree) if sha is not None else None
+        if record is not None and path not in reused:
+            kept.append(record)
+    return kept
+
+
+def _ordered(
+    candidates: set[str],
+    reused: dict[str, Record],
+    extras: list[Record],
+    fresh: list[Record],
+    focus: frozenset[Path] | None,
+) -> tuple[Outcome, list[str]]:
+    """Records in one canonical order, reused or fresh alike: the candidates by path, then the
+    modules registrations made workflow code, then what could not be read; the first record to
+    hold a finding is the one reported, so a warm run reports exactly what a cold one did."""
+    by_path: dict[str, Record] = {}
+    tail: list[Record] = []
+    for record in fresh:
+        if not record.path:
+            tail.append(record)
+        elif record.path not in by_path or by_path[record.path].extra:
+            by_path[record.path] = record
+    ordered: list[Record] = []
+    for path in sorted(candidates):
+        chosen = by_path.get(path) or reused.get(path)
+        if chosen is not None:
+            ordered.append(chosen)
+    registered = {p: r for p, r in by_path.items() if p not in candidates}
+    for record in extras:
+        registered.setdefault(record.path, record)
+    ordered.extend(registered[path] for path in sorted(registered))
+    ordered.extend(tail)
+    return assemble(ordered, focus), sorted(registered)
+
+
+def _compute(
+    missed: list[Candidate],
+    registrars: list[Candidate],
+    config: Config,
+    tick: Callable[[], None] | None,
+    jobs: int,
+    project: Project | None,
+) -> list[Record]:
+    """Records of the candidates that need checking. Every batch also reads the files that
+    register functions, so a registration counts in whichever batch its function is checked."""
+    if project is not None:  # the caller's own Project: one batch, in this process
+        from replaylint.engine.check import check_records
+
+        return check_records(missed, project, None, tick)
+    missed = sorted(missed)
+    batches = []
+    for start in range(0, len(missed), BATCH):
+        batch = missed[start : start + BATCH]
+        named = {path for path, _, _ in batch}
+        batches.append(batch + [r for r in registrars if r[0] not in named])
+    if jobs <= 1 or len(batches) == 1:
+        return [record for batch in batches for record in _check_batch(config, batch, tick)]
+    from concurrent.futures import ProcessPoolExecutor  # only when there is a pool to run
+
+    records: list[Record] = []
+    # The largest batches go first, so no worker is left with a big one at the end; the
+    # records are taken in batch order all the same.
+    order = sorted(range(len(batches)), key=lambda i: -sum(len(c[2]) for c in batches[i]))
+    with ProcessPoolExecutor(
+        max_workers=min(jobs, len(batches)), mp_context=pool_context()
+    ) as pool:
+        futures = {i: pool.submit(_check_batch, config, batches[i]) for i in order}
+        for i in order:
+            futures[i].result()  # as they finish, for the progress bar
+            if tick is not None:
+                for _ in batches[i]:
+                    tick()
+        for i in range(len(batches)):
+            records.extend(futures[i].result())
+    return records
+
+
+def _check_batch(
+    config: Config, batch: list[Candidate], tick: Callable[[], None] | None = None
+) -> list[Record]:
+    from replaylint.engine.check import check_records
+    from replaylint.engine.project import project_for
+
+    return check_records(batch, project_for(config), None, tick)
+
+
+__all__ = ["BATCH", "check_group"]

@@ -1,0 +1,106 @@
+"""Reading and deciding a group's files: what the index remembers of unchanged ones, and for
+the rest the byte prefilter and the ast gate; over several processes when the tree is large.
+
+A decision is (path, verdict, bytes of a candidate, its hash, size, mtime): everything the
+index needs to remember the file, and the engine to check it. Only candidates are hashed,
+since only their records are looked up by hash; a dependency that is not a candidate is hashed
+when a record asks for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import TYPE_CHECKING, NamedTuple
+
+from replaylint.project.gate import spells_an_entry
+from replaylint.project.prefilter import (
+    Needles,
+    frameworks_spelled,
+    is_candidate,
+    read_regular,
+    registers,
+)
+
+if TYPE_CHECKING:
+    from replaylint.index.project_index import (
+        Index,  # the index reads Decision; no cycle at run time
+    )
+
+NOT_CANDIDATE, CANDIDATE, REGISTRAR = 0, 1, 2
+# Below this many unread files a pool costs more to start than it saves.
+PARALLEL_FILES = 2000
+
+
+class Decision(NamedTuple):
+    path: str
+    verdict: int
+    data: bytes | None  # a candidate's bytes, read once; None otherwise (or when remembered)
+    sha: str  # a candidate's sha256; "" otherwise
+    size: int
+    mtime_ns: int
+    error: str = ""  # why it could not be read
+
+
+def decide(path: str, needles: Needles) -> Decision:
+    markers, imports = needles
+    try:
+        data = read_regular(path)
+        stat = os.stat(path)
+    except OSError as error:
+        return Decision(path, NOT_CANDIDATE, None, "", 0, 0, error.strerror or str(error))
+    verdict = NOT_CANDIDATE
+    if is_candidate(data, markers, imports) and (
+        any(marker in data for marker in markers)
+        or spells_an_entry(data, frameworks_spelled(data, imports))
+    ):
+        verdict = REGISTRAR if registers(data) else CANDIDATE
+    if verdict == NOT_CANDIDATE:
+        return Decision(path, verdict, None, "", stat.st_size, stat.st_mtime_ns)
+    sha = hashlib.sha256(data).hexdigest()
+    return Decision(path, verdict, data, sha, stat.st_size, stat.st_mtime_ns)
+
+
+def _decide_all(paths: list[str], needles: Needles) -> list[Decision]:
+    return [decide(path, needles) for path in paths]
+
+
+def scan(
+    files: list[str], needles: Needles, index: Index | None, jobs: int
+) -> tuple[list[Decision], list[tuple[str, str]]]:
+    """The candidates among `files` (in order) and the files that could not be read."""
+    decisions: dict[str, Decision] = {}
+    unread: list[str] = []
+    for path in files:
+        known = index.known(path) if index is not None else None
+        if known is None:
+            unread.append(path)
+            continue
+        sha, verdict = known
+        if sha and index is not None:
+            index.note(path, sha)
+        decisions[path] = Decision(path, verdict, None, sha, 0, 0)
+    for decision in _read(unread, needles, jobs):
+        decisions[decision.path] = decision
+        if index is not None and not decision.error:
+            index.remember(
+                decision.path, decision.size, decision.mtime_ns, decision.sha, decision.verdict
+            )
+    ordered = [decisions[path] for path in files if path in decisions]
+    found = [decision for decision in ordered if decision.verdict]
+    unreadable = [(decision.path, decision.error) for decision in ordered if decision.error]
+    return found, unreadable
+
+
+def _read(paths: list[str], needles: Needles, jobs: int) -> list[Decision]:
+    if jobs <= 1 or len(paths) < PARALLEL_FILES:
+        return _decide_all(paths, needles)
+    from concurrent.futures import ProcessPoolExecutor
+
+    from replaylint.index.pools import pool_context
+
+    size = -(-len(paths) // jobs)
+    chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
+    with ProcessPoolExecutor(max_workers=len(chunks), mp_context=pool_context()) as pool:
+        parts = pool.map(_decide_all, chunks, [needles] * len(chunks))
+        return [decision for part in parts for decision in part]

@@ -1,0 +1,1 @@
+"""The framework presets: one record per framework, and the questions the analysis asks of them."""

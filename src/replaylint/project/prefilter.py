@@ -1,0 +1,186 @@
+"""The cheap byte scan that decides, per file, whether it is worth a parse."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from replaylint.project.gate import Spelling
+
+# O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever. It changes
+# nothing for a regular file, and a FIFO is refused before a byte is read.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+_READ_FLAGS |= getattr(os, "O_BINARY", 0)
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, for a one-line reason."""
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "an unknown kind of file"
+
+
+def not_regular(path: str, mode: int) -> OSError:
+    return OSError(errno.EINVAL, f"not a regular file ({kind_of(mode)})", path)
+
+
+def read_regular(path: str) -> bytes:
+    """The bytes of a regular file (or a link to one); anything else raises OSError, whose
+    strerror is the one-line reason, without blocking: a file listed as regular may have been
+    replaced by a FIFO since, and a `.gitignore` or `--config` may be one."""
+    try:
+        descriptor = os.open(path, _READ_FLAGS)
+    except OSError as error:
+        if error.errno == errno.ENXIO:  # a socket refuses to open: say what it is instead
+            try:
+                mode = os.stat(path).st_mode
+            except OSError:
+                raise error from None
+            raise not_regular(path, mode) from None
+        raise
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            raise not_regular(path, info.st_mode)
+        # One read of the known size, then reads until the end (the file may be growing).
+        chunks = [os.read(descriptor, info.st_size + 1)]
+        while chunks[-1]:
+            chunks.append(os.read(descriptor, 1 << 16))
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
+# What a module that declares a preset's workflow code must spell (byte patterns): a file that
+# imports the framework but spells none of these, and imports none of it under an alias, is
+# not parsed as a candidate (a workflow that imports it still reads it as a helper). Each is
+# the last name of a preset's entry form in resolve/frameworks.py (their packages: config.PRESET_PACKAGES), kept as wide as that form.
+PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
+    "temporal": (rb"@[\w.]*\bdefn\b",),
+    "dbos": (rb"@[\w.]*\bworkflow\b",),
+    "restate": (rb"\b(?:Service|VirtualObject|Workflow)\s*\(", rb"Context\b"),
+    "azure": (
+        rb"\b(?:orchestration_trigger|durable_openai_agent_orchestrator)\b",
+        rb"\bOrchestrator\s*\.\s*create\b",
+        rb"\bDurableOrchestrationContext\b",
+    ),
+    "durabletask": (rb"\badd_(?:named_)?orchestrator\b", rb"\bOrchestrationContext\b"),
+    "aws": (
+        rb"\bdurable_(?:execution|with_child_context|parallel_branch)\b",
+        rb"\bDurableContext\b",
+    ),
+    "mcp_agent": (rb"@[\w.]*\bworkflow\b",),
+    "google_adk": (rb"\b(?:rerun_on_resume|require_confirmation|auth_config)\b",),
+}
+
+
+# Per framework: the substring that finds its name, the pattern that confirms an import of it,
+# the pattern of its entries' spellings (None: any importing file is a candidate), and the
+# names those entries use in code (gate.py's second decision).
+Frameworks = tuple[tuple[bytes, re.Pattern[bytes], "re.Pattern[bytes] | None", "Spelling"], ...]
+Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
+
+
+def import_pattern(packages: Iterable[str]) -> re.Pattern[bytes] | None:
+    """Matches an import of one of the packages: `import temporalio`, `from dbos import DBOS`."""
+    names = [re.escape(p.encode()) for p in packages]
+    if not names:
+        return None
+    alternatives = b"|".join(names)
+    return re.compile(rb"^[ \t]*(?:from|import)[ \t]+(?:" + alternatives + rb")\b", re.MULTILINE)
+
+
+def scan(
+    files: Iterable[str],
+    needles: tuple[bytes, ...],
+    imports: Frameworks = (),
+) -> tuple[int, list[tuple[str, bytes]], list[tuple[str, str]]]:
+    """(files read, [(path, bytes)] of candidates, [(path, reason)] of unreadable files).
+
+    A file is a candidate when its bytes contain a marker needle, or a framework's name that an
+    import statement confirms (a docstring that merely says "restate" costs no parse). Everything
+    else costs one read and a substring search.
+    """
+    count = 0
+    candidates: list[tuple[str, bytes]] = []
+    unreadable: list[tuple[str, str]] = []
+    for path in files:
+        count += 1
+        try:
+            data = read_regular(path)
+        except OSError as error:
+            unreadable.append((path, error.strerror or str(error)))
+            continue
+        if is_candidate(data, needles, imports):
+            candidates.append((path, data))
+    return count, candidates, unreadable
+
+
+# The calls by which a file makes another file's function an orchestrator or an activity
+# (durabletask's `worker.add_orchestrator(fn)` / `add_activity(fn)`, Azure's
+# `Orchestrator.create(fn)`): the presets' registrars, by the name they end in. A file that may
+# register is read with every batch, and a change to it invalidates the whole index.
+_REGISTERS = re.compile(rb"\.add_(?:named_)?(?:orchestrator|activity)\b|\bOrchestrator\.create\b")
+
+
+def registers(data: bytes) -> bool:
+    return _REGISTERS.search(data) is not None
+
+
+def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> re.Pattern[bytes] | None:
+    """Matches a spelling of a workflow entry, or an import of a framework under an alias (whose
+    entries could then be spelled any way): what a framework-importing file needs to be parsed."""
+    names = [re.escape(p.encode()) for p in packages]
+    forms = list(needles)
+    if names:
+        # Entries live in a framework's package or its modules one or two levels down
+        # (`temporalio.workflow`, `pydantic_ai.durable_exec.temporal`); an alias of a module
+        # deeper than that (`import temporalio.api.common.v1.message_pb2 as m`, generated
+        # protobuf) cannot spell one.
+        package = rb"(?:" + b"|".join(names) + rb")(?:\.\w+){0,2}"
+        forms.append(rb"^[ \t]*import[ \t]+" + package + rb"[ \t]+as\b")
+        forms.append(rb"^[ \t]*from[ \t]+" + package + rb"[ \t]+import\b[^\n]*\bas\b")
+    return re.compile(b"|".join(forms), re.MULTILINE) if forms else None
+
+
+def is_candidate(
+    data: bytes,
+    needles: tuple[bytes, ...],
+    imports: Frameworks = (),
+) -> bool:
+    """A marker needle, or for some framework: its name, an import of it, and one of its
+    entries spelled."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        # A UTF-16 file (with its byte-order mark) is never Python CPython runs, but a workflow
+        # module saved that way must be reported (ADK-E001), not silently passed over.
+        try:
+            data = data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    for needle in needles:
+        if needle in data:
+            return True
+    return bool(frameworks_spelled(data, imports))
+
+
+def frameworks_spelled(data: bytes, imports: Frameworks) -> list[Spelling]:
+    """The entry names of every framework this file imports and spells an entry of."""
+    found = []
+    for needle, pattern, spelled, names in imports:
+        if needle in data and pattern.search(data):
+            if spelled is None or spelled.search(data) is not None:
+                found.append(names)
+    return found

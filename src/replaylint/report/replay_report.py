@@ -1,0 +1,39 @@
+"""ReplayReport: what one check returns to the API's callers, and its forms (reporters/)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from replaylint import reporters
+from replaylint.core.findings import Finding, ModuleResult
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    findings: tuple[Finding, ...]
+    modules: tuple[ModuleResult, ...] = ()
+    files: int = 0
+    errors: tuple[str, ...] = field(default=())  # bad input: one line each, naming the file
+
+    @property
+    def workflow_modules(self) -> int:
+        return len(self.modules)
+
+    @property
+    def exit_code(self) -> int:
+        """0 clean, 1 findings, 2 when some input could not be checked at all."""
+        if self.errors:
+            return 2
+        return 1 if self.findings else 0
+
+    def summary(self) -> str:
+        """The text report, exactly as `replaylint check` prints it."""
+        return reporters.render("text", self)
+
+    def to_json(self) -> str:
+        """The `replaylint/findings@2` object (reporters/findings-2.schema.json)."""
+        return reporters.render("json", self)
+
+    def render(self, output_format: str, *, color: bool = False) -> str:
+        """The report in any `--output-format` (a key of reporters.REPORTERS)."""
+        return reporters.render(output_format, self, color=color)

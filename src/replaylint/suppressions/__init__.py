@@ -1,0 +1,1 @@
+"""Suppression comments: parsed, applied after the findings exist, and written by --add-ignore."""
