@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from replaylint.cli.main import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_committed_histories_replay(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -99,7 +99,7 @@ def test_every_preset_has_its_prefilter_entry_needles() -> None:
 
 def test_the_readme_rules_table_is_the_registry() -> None:
     """One row per code, in the registry's order, with the registry's remedy word for word."""
-    text = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
     table = text[text.index("| code | finding | remedy |") :].split("\n\n", 1)[0]
     rows = [[c.strip() for c in row.strip("|").split("|")] for row in table.splitlines()[2:]]
     assert [row[0] for row in rows] == [code.value for code in RULES]

@@ -126,7 +126,7 @@ def test_guard_reads_the_projects_configuration(
 def test_a_temporal_activity_called_directly_is_told_to_run_as_one() -> None:
     from pathlib import Path
 
-    fixture = Path(__file__).parent / "rules" / "presets" / "temporal_workflow.py"
+    fixture = Path(__file__).parents[1] / "rules" / "presets" / "temporal_workflow.py"
     report = guard(str(fixture), dependents=False)
     [direct] = [f for f in report.findings if f.line == 54]
     assert (direct.code.value, direct.call) == ("ADK-W005", "fetch_quote")

@@ -16,7 +16,7 @@ from replaylint.core.codes import RULES, Code
 from replaylint.core.findings import Report
 from replaylint.reporters import render, sarif
 
-SCHEMA_PATH = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
+SCHEMA_PATH = Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +116,7 @@ def test_one_rule_per_code_with_its_page(project: Path) -> None:
     assert [(r["id"], r["name"]) for r in rules] == [(c.value, m.slug) for c, m in RULES.items()]
     clock = rules[list(RULES).index(Code.W003)]
     assert clock["shortDescription"] == {"text": "the wall clock is used on the workflow path"}
-    page = (Path(__file__).parents[1] / "rules" / "ADK-W003.md").read_text(encoding="utf-8")
+    page = (Path(__file__).parents[2] / "rules" / "ADK-W003.md").read_text(encoding="utf-8")
     assert clock["help"] == {"text": page, "markdown": page}
     assert clock["fullDescription"]["text"].startswith("Flags ")
     assert "\n" not in clock["fullDescription"]["text"]
