@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from replaylint.installed import MAX_STEPS, Installed, InstalledStep
+from replaylint.core.findings import ChainLink
+from replaylint.installed import MAX_STEPS, Installed
 from replaylint.installed.locate import Locator, default_search_path
 from replaylint.resolve.catalog import default_catalog
 
@@ -283,12 +284,12 @@ class Venv:
     def package(self) -> Path:
         return self.site / "acme_sdk"
 
-    def at(self, module: str, snippet: str, call: str) -> InstalledStep:
+    def at(self, module: str, snippet: str, call: str) -> ChainLink:
         """The step at the one line of acme_sdk/<module> that contains snippet."""
         path = self.package / module
         lines = [i for i, t in enumerate(path.read_text().splitlines(), 1) if snippet in t]
         assert len(lines) == 1, (module, snippet, lines)
-        return InstalledStep(str(path), lines[0], call)
+        return ChainLink(str(path), lines[0], call)
 
 
 @pytest.fixture(scope="session")

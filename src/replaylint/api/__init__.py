@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path, printable
-from replaylint.project.config import PRESET_NAMES, PRESET_PACKAGES, Config, Resolver
+from replaylint.presets.records import presets
+from replaylint.project.config import Config, Resolver
 from replaylint.project.discovery import python_files
 from replaylint.project.gate import names_pattern
 from replaylint.project.prefilter import (
-    PRESET_ENTRY_NEEDLES,
     Needles,
     entry_pattern,
     import_pattern,
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 MARKER_NEEDLES = (b"__adk_workflow__",)
-_NEEDLE_OF = {
-    "durable_functions": "durable",
-    "durabletask": "durable",
-    "aws_durable_execution_sdk_python": "durable",
-}
 
 
 def needles_for(config: Config) -> Needles:
@@ -44,38 +39,40 @@ def needles_for(config: Config) -> Needles:
     parsed only when it also spells one of *that* framework's entries (or aliases it), so a
     Temporal test module that mentions a `Context` is not read as a Restate handler."""
     markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
-    names = PRESET_NAMES if config.frameworks is None else config.frameworks
-    # One substring per framework, shared where names overlap ("durable" covers three), since
-    # each needle is one more pass over every byte of an ordinary tree.
+    records = presets()
+    names = tuple(records) if config.frameworks is None else config.frameworks
+    # One substring per package (Cheap.needle), shared where names overlap.
     grouped: dict[str, tuple[list[str], list[bytes], list[str], list[str]]] = {}
     for name in names:
-        for package in PRESET_PACKAGES[name]:
-            packages, spelled, presets, _ = grouped.setdefault(_needle(package), ([], [], [], []))
+        cheap = records[name].cheap
+        for package in records[name].packages:
+            packages, spelled, chosen, _ = grouped.setdefault(
+                cheap.needle(package), ([], [], [], [])
+            )
             packages.append(package)
-            spelled.extend(PRESET_ENTRY_NEEDLES[name])
-            presets.append(name)
+            spelled.extend(cheap.needles)
+            chosen.append(name)
     # A declared workflow decorator's package counts as a framework's, and its name as an entry.
     for declared in config.workflow_decorators:
         package = declared.split(".")[0]
-        packages, spelled, _, decorators = grouped.setdefault(_needle(package), ([], [], [], []))
+        needle = next(
+            (r.cheap.needle(package) for r in records.values() if package in r.packages),
+            package.split(".")[-1],
+        )
+        packages, spelled, _, decorators = grouped.setdefault(needle, ([], [], [], []))
         packages.append(package)
         spelled.append(rb"\b" + re.escape(declared.rsplit(".", 1)[-1].encode()) + rb"\b")
         decorators.append(declared)
     tests = []
     for needle in sorted(grouped):
-        packages, spelled, presets, decorators = grouped[needle]
+        packages, spelled, chosen, decorators = grouped[needle]
         unique = sorted(set(packages))
         pattern = import_pattern(unique)
         if pattern is not None:
             entries = entry_pattern(sorted(set(spelled)), unique)
-            in_code = names_pattern(presets, decorators)
+            in_code = names_pattern(chosen, decorators)
             tests.append((needle.encode(), pattern, entries, in_code))
     return markers, tuple(tests)
-
-
-def _needle(package: str) -> str:
-    last = package.split(".")[-1]
-    return _NEEDLE_OF.get(last, last)
 
 
 def run(

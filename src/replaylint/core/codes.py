@@ -26,103 +26,165 @@ class Code(str, enum.Enum):
         return self.value
 
 
+# What decides a rule's findings: a category of rules/catalog.toml (the APIs are data), facts
+# the evaluator hands it (a pattern), the call graph (helpers), a module that cannot be read,
+# or a suppression comment itself.
+CATALOG, PATTERN, GRAPH, MODULE, COMMENT = "catalog", "pattern", "graph", "module", "comment"
+
+
 @dataclass(frozen=True)
 class RuleMeta:
+    """Everything known of a rule that is not how it decides: the one place it is spelled."""
+
     code: Code
-    slug: str
+    slug: str  # kebab-case; the rule's module is rules/<slug with underscores>.py
     finding: str  # the message template; "{call}" is the call as written
-    remedy: str
+    remedy: str  # ours; a framework record's remedy for the code replaces it in its code
+    kind: str  # CATALOG, PATTERN, GRAPH, MODULE or COMMENT
+    category: str = ""  # a catalog rule's category in rules/catalog.toml
+    severity: str = "error"  # "warning": about the comments, not about replay
+    suppressible: bool = True  # a `# replaylint: ignore[...]` comment may silence it
+    fixable: bool = False  # some entry of the fix data fixes some of its findings
+    framework_remedies: bool = True  # every framework record names its own remedy for it
+
+    @property
+    def module(self) -> str:
+        return self.slug.replace("-", "_")
+
+
+def _meta(code: Code, slug: str, finding: str, remedy: str, kind: str, **more: object) -> RuleMeta:
+    return RuleMeta(code, slug, finding, remedy, kind, **more)  # type: ignore[arg-type]
 
 
 RULES: dict[Code, RuleMeta] = {
     meta.code: meta
     for meta in (
-        RuleMeta(
+        _meta(
             Code.W001,
             "model-call-in-workflow",
             "a model provider is called on the workflow path ({call})",
             "call it through model_call_activity, which records its result in history",
+            CATALOG,
+            category="model-call",
         ),
-        RuleMeta(
+        _meta(
             Code.W002,
             "random-id-in-workflow",
             "a random value or id is drawn on the workflow path ({call})",
             "use DeterministicIds, or take the id from an activity result",
+            CATALOG,
+            category="randomness",
+            fixable=True,
         ),
-        RuleMeta(
+        _meta(
             Code.W003,
             "wall-clock-in-workflow",
             "the wall clock is used on the workflow path ({call})",
             "use WorkflowClock, whose instants come from the run's own state",
+            CATALOG,
+            category="clock",
+            fixable=True,
         ),
-        RuleMeta(
+        _meta(
             Code.W004,
             "network-call-in-workflow",
             "network I/O is done on the workflow path ({call})",
             "move it into an activity, where its result is recorded once",
+            CATALOG,
+            category="network",
         ),
-        RuleMeta(
+        _meta(
             Code.W005,
             "unsafe-helper-call",
             "a helper that is itself unsafe is called on the workflow path ({call})",
             "move the helper behind an activity",
+            GRAPH,
         ),
-        RuleMeta(
+        _meta(
             Code.W006,
             "unfoldable-access",
             "an access the guard cannot fold is on the workflow path ({call})",
             "spell the access out statically, or move it behind an activity",
+            PATTERN,
+            framework_remedies=False,
         ),
-        RuleMeta(
+        _meta(
             Code.W007,
             "process-environment-in-workflow",
             "the process or host environment is read on the workflow path ({call})",
             "pass it in as workflow input, or read it in an activity",
+            CATALOG,
+            category="environment",
         ),
-        RuleMeta(
+        _meta(
             Code.W008,
             "filesystem-in-workflow",
             "the filesystem is used on the workflow path ({call})",
             "move the file access into an activity",
+            CATALOG,
+            category="filesystem",
         ),
-        RuleMeta(
+        _meta(
             Code.W009,
             "thread-or-process-in-workflow",
             "a thread, process or executor is started on the workflow path ({call})",
             "use the framework's own concurrency, or move the work into an activity",
+            CATALOG,
+            category="threads",
         ),
-        RuleMeta(
+        _meta(
             Code.W010,
             "unordered-iteration-in-workflow",
             "an order that depends on hashing or memory decides the workflow ({call})",
             "iterate in a defined order: stable(...) or sorted(...)",
+            PATTERN,
+            fixable=True,
         ),
-        RuleMeta(
+        _meta(
             Code.W011,
             "module-state-in-workflow",
             "module state is written from the workflow path ({call})",
             "keep run state in the workflow's inputs or its own instance",
+            PATTERN,
         ),
-        RuleMeta(
+        _meta(
             Code.E001,
             "unreadable-workflow-module",
             "the workflow module cannot be read or parsed ({call})",
             "fix the syntax or encoding; the module was not checked",
+            MODULE,
+            suppressible=False,
+            framework_remedies=False,
         ),
-        RuleMeta(
+        _meta(
             Code.S001,
             "unused-suppression",
             "a suppression comment matches no finding ({call})",
             "remove the comment, or the codes in it that no longer apply",
+            COMMENT,
+            severity="warning",
+            suppressible=False,
+            framework_remedies=False,
         ),
-        RuleMeta(
+        _meta(
             Code.S002,
             "invalid-suppression",
             "a suppression comment names an unknown code or none ({call})",
             "name the codes it silences: # replaylint: ignore[ADK-W003] -- reason",
+            COMMENT,
+            severity="warning",
+            suppressible=False,
+            framework_remedies=False,
         ),
     )
 }
+
+# Derived once from RULES: nothing else restates which codes are which.
+CATALOG_CODES = tuple(code for code, meta in RULES.items() if meta.kind == CATALOG)
+COMMENT_CODES = frozenset(code for code, meta in RULES.items() if meta.kind == COMMENT)
+WARNING_CODES = frozenset(code for code, meta in RULES.items() if meta.severity == "warning")
+UNSUPPRESSIBLE_CODES = frozenset(code for code, meta in RULES.items() if not meta.suppressible)
+CATEGORY_OF = {code: meta.category for code, meta in RULES.items() if meta.kind == CATALOG}
 
 
 def parse_code(text: str) -> Code | None:

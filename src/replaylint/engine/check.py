@@ -5,122 +5,31 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple
-
-import libcst as cst
 
 from replaylint.core.codes import RULES, Code
-from replaylint.core.findings import ChainLink, Finding, FixRef, ModuleResult, Span
+from replaylint.core.findings import Finding, ModuleResult, Span
 from replaylint.core.outcome import Outcome
+from replaylint.engine.located import locate
 from replaylint.engine.project import Project, module_key
+from replaylint.engine.raw import Raw, findings_for
 from replaylint.engine.records import ERROR, FAILED, HELPERS, PLAIN, WORKFLOW, Record, assemble
-from replaylint.graph.callgraph import Step, UnsafeHelpers
+from replaylint.graph.callgraph import UnsafeHelpers
 from replaylint.graph.imports import classify, reached_modules
-from replaylint.parse import positions, stacks
+from replaylint.parse import stacks
 from replaylint.parse.parsing import ParseFailure
-from replaylint.resolve.model import FunctionInfo, Hit, ModuleInfo
-from replaylint.rules import UNSAFE_HELPER, rule_for
+from replaylint.resolve.model import ModuleInfo
 from replaylint.suppressions import directives as suppressions
 
 log = logging.getLogger("replaylint")
 
-
-class Raw(NamedTuple):
-    """A finding before positions: `where` holds `node` in its innermost `statement`;
-    `context` is the workflow module it was found for (its frameworks pick the remedy)."""
-
-    code: Code
-    where: ModuleInfo
-    node: cst.CSTNode
-    statement: cst.CSTNode | None
-    call: str
-    chain: list[Step]
-    context: ModuleInfo
-    tail: tuple[tuple[str, int, str], ...] = ()  # hops inside followed installed code
-    remedy: str = ""  # when the finding's own case has a better one than its rule's
-    fix: FixRef | None = None  # a direct finding in workflow code: what a fix needs
-
-
-def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -> list[Raw]:
-    """Raw findings of one workflow module: (code, where, node, call, chain, workflow module).
-
-    What the rules reported on each function of its workflow path, less what is exempt or safe in
-    its frameworks, then the calls of helpers that reach a root (read from the call graph).
-    """
-    raw: list[Raw] = []
-    safe = project.safe_paths(module)
-    for function in module.workflow_path():
-        if function.is_exempt() or project.declared_safe(function):
-            continue
-        where = function.module  # a reached helper's own line is reported in its own file
-        for hit in function.hits:
-            if hit.governed and hit.path not in safe:
-                fix = _fix_ref(hit, function, project)
-                place = (where, hit.node, hit.statement)
-                raw.append(Raw(hit.code, *place, hit.call, [], module, hit.tail, fix=fix))
-        for call, chain in UNSAFE_HELPER.findings(function, helpers):
-            raw.append(
-                Raw(
-                    UNSAFE_HELPER.code,
-                    where,
-                    call.node,
-                    call.statement,
-                    call.call,
-                    chain,
-                    module,
-                    chain[-1].tail if chain else (),
-                    _inline_activity_remedy(call.target, module, project),
-                )
-            )
-    return raw
-
-
-def _fix_ref(hit: Hit, function: FunctionInfo, project: Project) -> FixRef | None:
-    """What a fix of a direct finding needs, when the module holding it is workflow code itself
-    (a plain helper module that a workflow reaches is not: a framework's API may fail there).
-    The same hit gets the same answer whichever workflow module reached it."""
-    home = function.module
-    if hit.code is Code.W005 or hit.tail or not home.is_workflow:
-        return None
-    if home.marked:
-        return FixRef(hit.path, "runtime")
-    framework = function.entry or next(iter(home.frameworks), "")
-    if not framework:
-        return None
-    entry = function.entry is not None
-    return FixRef(hit.path, framework, entry, _context_name(function, project))
-
-
-def _context_name(function: FunctionInfo, project: Project) -> str:
-    """The run-context parameter of a framework entry, as written (as resolve binds it)."""
-    preset = project.frameworks.get(function.entry or "")
-    node = function.node
-    if preset is None or preset.context_param is None or not isinstance(node, cst.FunctionDef):
-        return ""
-    positional = [*node.params.posonly_params, *node.params.params]
-    if function.cls is not None:
-        positional = positional[1:]
-    if len(positional) <= preset.context_param:
-        return ""
-    return positional[preset.context_param].name.value
-
-
-def _inline_activity_remedy(target: FunctionInfo, module: ModuleInfo, project: Project) -> str:
-    """An activity called directly runs inline: it is already an activity, so the remedy is to
-    run it as one (its framework's way), not to move it into one."""
-    if target.activity != "inline":
-        return ""
-    for name in module.frameworks:
-        preset = project.frameworks.get(name)
-        if preset is not None and preset.inline_activity_remedy:
-            return preset.inline_activity_remedy
-    return ""
+Candidate = tuple[str, str, bytes]  # (path, display name, bytes)
 
 
 def check_candidates(
-    candidates: Iterable[tuple[str, str, bytes]],
+    candidates: Iterable[Candidate],
     project: Project,
     focus: frozenset[Path] | None = None,
     tick: Callable[[], None] | None = None,
@@ -131,7 +40,7 @@ def check_candidates(
 
 
 def check_records(
-    candidates: Iterable[tuple[str, str, bytes]],
+    candidates: Iterable[Candidate],
     project: Project,
     focus: frozenset[Path] | None = None,
     tick: Callable[[], None] | None = None,
@@ -154,93 +63,136 @@ def _failed(path: str, display: str, data: bytes, span: Span, reason: str) -> Re
     return Record(str(module_key(Path(path))), display, _sha(data), FAILED, findings=[finding])
 
 
+@dataclass
+class _Loaded:
+    """What reading the candidates gave: the records of those that failed, and the modules."""
+
+    records: list[Record] = field(default_factory=list)
+    workflows: list[ModuleInfo] = field(default_factory=list)
+    plain: list[ModuleInfo] = field(default_factory=list)
+    registered: list[ModuleInfo] = field(default_factory=list)  # made workflow code elsewhere
+
+
 def _check_records(
-    candidates: list[tuple[str, str, bytes]],
+    candidates: list[Candidate],
     project: Project,
     focus: frozenset[Path] | None,
     tick: Callable[[], None] | None = None,
 ) -> list[Record]:
     """`focus`: the files a user named (a commit's, an editor's); the workflow modules that do
     not reach them are read for what they reach, and get no record."""
-    records: list[Record] = []
-    workflow_modules: list[ModuleInfo] = []
-    plain: list[ModuleInfo] = []
+    loaded = _load_candidates(candidates, project, tick)
+    _add_registered(loaded, project)
+    checked = loaded.workflows
+    if focus is not None:
+        checked = [m for m in loaded.workflows if _reaches(m, focus)]
+    modules_read = [m for m in project.modules.values() if m is not None]
+    directives = suppressions.vouch(modules_read)  # before the chains: a vouched root stops there
+    raw = _raw_findings(checked, modules_read, project)
+    located = locate(raw)
+    records = loaded.records
+    records += _workflow_records(checked, raw, located, directives, project, loaded.registered)
+    for module in loaded.plain:
+        records.append(
+            Record(str(module.path), module.display, _sha(module.source), PLAIN, deps=_deps(module))
+        )
+    if project.failed_helpers:
+        records.append(Record("", "", "", HELPERS, errors=sorted(set(project.failed_helpers))))
+    return records
+
+
+def _load_candidates(
+    candidates: list[Candidate], project: Project, tick: Callable[[], None] | None
+) -> _Loaded:
+    """Read and walk each candidate; one that cannot be read is a record of its own."""
+    loaded = _Loaded()
     for path, display, data in candidates:
         if tick is not None:
             tick()
-        if len(data) > project.max_module_size:
-            reason = f"{len(data):,} bytes, over the max-module-size of {project.max_module_size:,}"
-            records.append(_failed(path, display, data, Span(1, 0, 1, 0), reason))
-            continue
-        try:
-            module = project.load(Path(path), data, display=display)
-        except ParseFailure as failure:
-            span = Span(failure.line, failure.column, failure.line, failure.column)
-            records.append(_failed(path, display, data, span, failure.reason))
-            continue
-        except RecursionError:
-            # Deeper than even the enlarged stack allows: report it, check the other files.
-            project.forget(Path(path))
-            records.append(
-                _failed(path, display, data, Span(1, 0, 1, 0), "too deeply nested to check")
-            )
-            continue
-        except Exception as error:  # a bug of ours: say where, check the other files, exit 2
-            project.forget(Path(path))
-            log.debug("%s: internal error", display, exc_info=True)
-            line = f"{display}: internal error: {type(error).__name__}: {error}"
-            records.append(
-                Record(str(module_key(Path(path))), display, _sha(data), ERROR, errors=[line])
-            )
-            continue
-        if module.is_workflow:
-            if module not in workflow_modules:
-                workflow_modules.append(module)
-        elif module not in plain:
-            plain.append(module)
-    extra: list[ModuleInfo] = []
-    for loaded in project.modules.values():
-        # A local module whose functions another file registers as workflows
-        # (`worker.add_orchestrator(nightly)`) is workflow code even without a framework import.
+        result = _load_one(path, display, data, project)
+        if isinstance(result, Record):
+            loaded.records.append(result)
+        elif result.is_workflow:
+            if result not in loaded.workflows:
+                loaded.workflows.append(result)
+        elif result not in loaded.plain:
+            loaded.plain.append(result)
+    return loaded
+
+
+def _load_one(path: str, display: str, data: bytes, project: Project) -> ModuleInfo | Record:
+    """The module, or the record that says why it cannot be checked."""
+    if len(data) > project.max_module_size:
+        reason = f"{len(data):,} bytes, over the max-module-size of {project.max_module_size:,}"
+        return _failed(path, display, data, Span(1, 0, 1, 0), reason)
+    try:
+        return project.load(Path(path), data, display=display)
+    except ParseFailure as failure:
+        span = Span(failure.line, failure.column, failure.line, failure.column)
+        return _failed(path, display, data, span, failure.reason)
+    except RecursionError:
+        # Deeper than even the enlarged stack allows: report it, check the other files.
+        project.forget(Path(path))
+        return _failed(path, display, data, Span(1, 0, 1, 0), "too deeply nested to check")
+    except Exception as error:  # a bug of ours: say where, check the other files, exit 2
+        project.forget(Path(path))
+        log.debug("%s: internal error", display, exc_info=True)
+        line = f"{display}: internal error: {type(error).__name__}: {error}"
+        return Record(str(module_key(Path(path))), display, _sha(data), ERROR, errors=[line])
+
+
+def _add_registered(loaded: _Loaded, project: Project) -> None:
+    """A local module whose functions another file registers as workflows
+    (`worker.add_orchestrator(nightly)`) is workflow code even without a framework import."""
+    for module in project.modules.values():
         if (
-            loaded is not None
-            and not loaded.marked
-            and loaded.entries()
-            and loaded not in workflow_modules
+            module is not None
+            and not module.marked
+            and module.entries()
+            and module not in loaded.workflows
         ):
-            workflow_modules.append(loaded)
-            extra.append(loaded)
-    checked = workflow_modules
-    if focus is not None:
-        checked = [m for m in workflow_modules if _reaches(m, focus)]
-    modules_read = [m for m in project.modules.values() if m is not None]
-    directives = suppressions.vouch(modules_read)  # before the chains: a vouched root stops there
+            loaded.workflows.append(module)
+            loaded.registered.append(module)
+
+
+def _raw_findings(
+    checked: list[ModuleInfo], modules_read: list[ModuleInfo], project: Project
+) -> list[Raw]:
+    """Every workflow module's raw findings. A framework's safe APIs are safe in everything its
+    workflow code reaches, helper modules included, so helper chains are computed once per set
+    of frameworks in force."""
     functions = [f for m in modules_read for f in m.functions]
-    # A framework's safe APIs are safe in everything its workflow code reaches, helper modules
-    # included, so helper chains are computed once per set of frameworks in force.
+    children = frozenset(p.name for p in project.frameworks.presets if p.child_workflows)
     chains: dict[frozenset[str], UnsafeHelpers] = {}
     raw: list[Raw] = []
     for module in checked:
         allowed = project.safe_paths(module)
         helpers = chains.get(allowed)
         if helpers is None:
-            helpers = chains[allowed] = UnsafeHelpers(
-                functions,
-                project.safe,
-                partial(_with_framework_safe, project, allowed),
-                frozenset(p.name for p in project.frameworks.presets if p.child_workflows),
-            )
+            with_framework = partial(_with_framework_safe, project, allowed)
+            helpers = UnsafeHelpers(functions, project.safe, with_framework, children)
+            chains[allowed] = helpers
         raw.extend(findings_for(project, module, helpers))
-    try:
-        located = _materialize(raw, project)
-    except RecursionError:
-        located = _materialize_per_module(raw, project)
+    return raw
+
+
+def _workflow_records(
+    checked: list[ModuleInfo],
+    raw: list[Raw],
+    located: list[Finding],
+    directives: dict[int, list],
+    project: Project,
+    registered: list[ModuleInfo],
+) -> list[Record]:
+    """One record per checked workflow module: its findings (from whichever module they sit
+    in), its coverage and identity, and the suppressions of the modules holding its findings."""
     found: dict[int, list[Finding]] = {id(m): [] for m in checked}
     hosts: dict[int, dict[int, ModuleInfo]] = {id(m): {id(m): m} for m in checked}
     for item, finding in zip(raw, located, strict=True):
         found[id(item.context)].append(finding)
         hosts[id(item.context)][id(item.where)] = item.where
     clean = not project.failed_helpers
+    records = []
     for module in checked:
         findings = _unique(found[id(module)])
         coverage = classify(module, bool(findings))
@@ -263,15 +215,9 @@ def _check_records(
                 directives=shown,
                 deps=_deps(module),
                 cacheable=clean and not coverage.missing,
-                extra=module in extra,
+                extra=module in registered,
             )
         )
-    for module in plain:
-        records.append(
-            Record(str(module.path), module.display, _sha(module.source), PLAIN, deps=_deps(module))
-        )
-    if project.failed_helpers:
-        records.append(Record("", "", "", HELPERS, errors=sorted(set(project.failed_helpers))))
     return records
 
 
@@ -300,56 +246,3 @@ def _with_framework_safe(
     project: Project, allowed: frozenset[str], module: ModuleInfo
 ) -> frozenset[str]:
     return allowed | project.safe_paths(module)
-
-
-def _materialize_per_module(raw: list[Raw], project: Project) -> list[Finding]:
-    """Positions module by module, so one module too deep for code generation loses only its
-    own (each of its findings becomes that module's one ADK-E001); one finding per raw item."""
-    located: dict[int, Finding] = {}
-    by_module: dict[int, list[int]] = {}
-    for index, item in enumerate(raw):
-        by_module.setdefault(id(item.where), []).append(index)
-    for indexes in by_module.values():
-        items = [raw[i] for i in indexes]
-        try:
-            placed = _materialize(items, project)
-        except RecursionError:
-            module = items[0].where
-            failure = Finding(
-                Code.E001,
-                module.display,
-                Span(1, 0, 1, 0),
-                "too deeply nested to locate findings",
-                RULES[Code.E001].remedy,
-            )
-            placed = [failure] * len(items)
-        located.update(zip(indexes, placed, strict=True))
-    return [located[i] for i in range(len(raw))]
-
-
-def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
-    """Positions for every node that needs one: code generation over only the innermost
-    statements that hold one (the whole module where the parsers' statements did not pair up)."""
-    wanted: dict[int, tuple[ModuleInfo, dict[cst.CSTNode, cst.CSTNode | None]]] = {}
-    for item in raw:
-        wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.statement
-        for step in item.chain:
-            wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
-    spans: dict[int, dict[cst.CSTNode, Span]] = {
-        key: positions.spans_in_statements(module.tree, nodes, module.first_lines, module.source)
-        for key, (module, nodes) in wanted.items()
-    }
-    findings: list[Finding] = []
-    for code, module, node, _top, call, chain, context, tail, remedy, fix in raw:
-        span = spans[id(module)][node]
-        links = tuple(
-            ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
-            for step in chain
-        ) + tuple(ChainLink(path, line, hop) for path, line, hop in tail)
-        rule = rule_for(code)
-        root = chain[-1].code if chain else None
-        if root is Code.W005:  # a call into followed installed code: no catalog code of its own
-            root = None
-        remedy = remedy or rule.remedy(context, project.frameworks)
-        findings.append(Finding(code, module.display, span, call, remedy, links, root, fix))
-    return findings

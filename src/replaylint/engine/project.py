@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from replaylint.core.codes import CATEGORY_OF
+from replaylint.core.findings import ChainLink
 from replaylint.core.paths import display_path
 from replaylint.parse import stacks
 from replaylint.parse.parsing import ParseFailure, parse
 from replaylint.presets.frameworks import Frameworks
+from replaylint.presets.records import inline_activity
 from replaylint.project.config import Config
 from replaylint.project.roots import Roots, never_local
 from replaylint.resolve.catalog import Catalog, default_catalog
@@ -20,7 +24,7 @@ from replaylint.resolve.evaluator import Evaluator
 from replaylint.resolve.facts import FactSink
 from replaylint.resolve.model import FunctionInfo, ModuleInfo
 from replaylint.resolve.workflows import MARKER, is_marked
-from replaylint.rules import CATEGORY_OF, dispatch
+from replaylint.rules import dispatch
 
 if TYPE_CHECKING:
     from replaylint.installed import Installed
@@ -56,7 +60,7 @@ class Project:
         self.modules: dict[Path, ModuleInfo | None] = {}
         self.roots = roots or Roots()
         self.installed = installed  # packages named by `follow`, read with astroid
-        self._installed_chains: dict[str, tuple[tuple[str, int, str], ...]] = {}
+        self._installed_chains: dict[str, tuple[ChainLink, ...]] = {}
 
     # ------------------------------------------------------------------ loading
 
@@ -155,7 +159,7 @@ class Project:
             self.modules[key] = None
             return None
 
-    def installed_chain(self, path: str) -> tuple[tuple[str, int, str], ...]:
+    def installed_chain(self, path: str) -> tuple[ChainLink, ...]:
         """Hops (path, line, call) by which a followed installed function reaches a root."""
         if self.installed is None:
             return ()
@@ -165,7 +169,7 @@ class Project:
             found = ()
             if self.installed.follows(qualified):
                 steps = self.installed.chain(qualified)
-                found = tuple((_shown(s.path), s.line, s.call) for s in steps or ())
+                found = tuple(replace(s, path=_shown(s.path)) for s in steps or ())
             self._installed_chains[qualified] = found
         return found
 
@@ -177,7 +181,7 @@ class Project:
                 # Declared in the configuration: the project's own recorder (a method of an
                 # instance is declared by its class: `acme.Engine.task` for `@engine.task`).
                 return "recorded"
-            if path in self.catalog.inline_activities:
+            if inline_activity(path):
                 return "inline"
         return None
 

@@ -11,6 +11,7 @@ import libcst as cst
 
 from replaylint.core.codes import Code
 from replaylint.core.docs import rules_dir
+from replaylint.presets.records import presets
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -90,7 +91,7 @@ class FixData:
 
 
 def _template(framework: str, table: dict[str, Any]) -> Template:
-    where = f"fixes.toml [[{framework}]] {table.get('calls') or table.get('codes')}"
+    where = f"fixes of {framework}: {table.get('calls') or table.get('codes')}"
     if ("replace" in table) == ("wrap" in table):
         raise ValueError(f"{where}: needs exactly one of `replace` and `wrap`")
     if ("calls" in table) == ("codes" in table):
@@ -146,5 +147,11 @@ def _dotted(node: cst.BaseExpression) -> str:
 
 @lru_cache(maxsize=1)
 def default_data() -> FixData:
+    """rules/fixes.toml (the runtime's and framework-independent fixes), and each framework
+    record's own `[[fixes]]`."""
     with open(rules_dir() / "fixes.toml", "rb") as handle:
-        return FixData(tomllib.load(handle))
+        data = tomllib.load(handle)
+    for name, preset in presets().items():
+        if preset.fixes:
+            data[name] = list(preset.fixes)
+    return FixData(data)

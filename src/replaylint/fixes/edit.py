@@ -16,7 +16,7 @@ from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
 from replaylint.fixes.names import BLOCKED, Names, with_imports
 from replaylint.fixes.template import Parts, free_names, render
-from replaylint.presets.frameworks import PRESETS
+from replaylint.presets.records import presets
 
 log = logging.getLogger("replaylint")
 
@@ -188,13 +188,13 @@ class ModuleFixer:
             if not self.names.names_of(param.annotation.annotation) & wanted:
                 return ""
         else:
-            preset = PRESETS.get(ref.framework)
+            preset = presets().get(ref.framework)
             param = next((p for p in everything if p.name.value == ref.context), None)
             if preset is None or not ref.entry or not ref.context or param is None:
                 return ""
             if param.annotation is not None:
                 named = self.names.names_of(param.annotation.annotation)
-                if not any(preset.context_types.fullmatch(n) for n in named):
+                if not any(preset.context_types.matches(n) for n in named):
                     return ""
         name = param.name.value
         return name if self.names.is_parameter(name, param, at) else ""

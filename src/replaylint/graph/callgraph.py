@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from replaylint.core.codes import Code
+from replaylint.core.findings import ChainLink
 from replaylint.resolve.model import FunctionInfo, HelperCall, ModuleInfo
 
 
@@ -20,7 +21,7 @@ class Step:
     node: cst.CSTNode
     call: str
     statement: cst.CSTNode | None = None  # the innermost statement holding node
-    tail: tuple[tuple[str, int, str], ...] = ()  # hops inside installed code, after this one
+    tail: tuple[ChainLink, ...] = ()  # hops inside installed code, after this one
     code: Code | None = None  # at a chain's root: the code of what it reaches
 
 

@@ -12,15 +12,15 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from replaylint.core.findings import ChainLink
 from replaylint.installed.locate import default_search_path
-from replaylint.installed.steps import InstalledStep
 from replaylint.resolve.catalog import Catalog, Entry
 
 if TYPE_CHECKING:
     from replaylint.installed.summary import Summaries
     from replaylint.installed.values import Evaluator, Fn
 
-__all__ = ["MAX_STEPS", "Installed", "InstalledStep"]
+__all__ = ["MAX_STEPS", "Installed"]
 
 MAX_STEPS = 12
 log = logging.getLogger("replaylint")
@@ -43,7 +43,7 @@ class Installed:
         paths = default_search_path() if search_path is None else search_path
         self.search_path = tuple(paths)
         self._lock = threading.Lock()
-        self._chains: dict[str, tuple[tuple[InstalledStep, ...], Entry] | None] = {}
+        self._chains: dict[str, tuple[tuple[ChainLink, ...], Entry] | None] = {}
         self._engine: tuple[Evaluator, Summaries] | None = None
 
     def follows(self, qualified: str) -> bool:
@@ -51,7 +51,7 @@ class Installed:
         name = qualified.replace("()", "")
         return any(name == p or name.startswith(p + ".") for p in self.packages)
 
-    def chain(self, qualified: str) -> tuple[InstalledStep, ...] | None:
+    def chain(self, qualified: str) -> tuple[ChainLink, ...] | None:
         """The shortest chain of calls (at most MAX_STEPS) from the body of the installed
         function, method or class `qualified` down to an unsafe catalog root; else None.
 
@@ -101,7 +101,7 @@ class Installed:
             self._engine = (evaluator, Summaries(evaluator, self.catalog))
         return self._engine
 
-    def _found(self, qualified: str) -> tuple[tuple[InstalledStep, ...], Entry] | None:
+    def _found(self, qualified: str) -> tuple[tuple[ChainLink, ...], Entry] | None:
         if not self.follows(qualified):
             return None
         with self._lock:
@@ -113,7 +113,7 @@ class Installed:
                     self._chains[qualified] = None
             return self._chains[qualified]
 
-    def _search(self, qualified: str) -> tuple[tuple[InstalledStep, ...], Entry] | None:
+    def _search(self, qualified: str) -> tuple[tuple[ChainLink, ...], Entry] | None:
         evaluator, summaries = self._parts()
         top = qualified.split(".", 1)[0]
         if not evaluator.modules.exists(top):
@@ -125,9 +125,9 @@ class Installed:
         # Breadth first, level by level: the first root at the smallest depth is the shortest
         # chain, and source order breaks ties, so the answer is the same on every run.
         seen: set[Fn] = set(starts)
-        frontier: list[tuple[Fn, tuple[InstalledStep, ...]]] = [(f, ()) for f in starts]
+        frontier: list[tuple[Fn, tuple[ChainLink, ...]]] = [(f, ()) for f in starts]
         while frontier:
-            deeper: list[tuple[Fn, tuple[InstalledStep, ...]]] = []
+            deeper: list[tuple[Fn, tuple[ChainLink, ...]]] = []
             for fn, steps in frontier:
                 for edge in summaries.edges(fn):
                     if edge.entry is not None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from astroid import nodes
 
-from replaylint.installed.steps import InstalledStep
+from replaylint.core.findings import ChainLink
 from replaylint.installed.values import Cls, Evaluator, Fn, Inst, Value, call_args
 from replaylint.resolve.catalog import Catalog, Entry
 
@@ -19,7 +19,7 @@ from replaylint.resolve.catalog import Catalog, Entry
 class Edge:
     """One call in a function's body: an unsafe root (`entry`), or a call into followed code."""
 
-    step: InstalledStep
+    step: ChainLink
     entry: Entry | None = None
     callee: Fn | None = None
 
@@ -73,7 +73,7 @@ class Summaries:
         path = fn.node.root().file or ""
         edges: list[Edge] = []
         for call in calls_in(fn.node):
-            step = InstalledStep(path, call.lineno or 0, call.func.as_string())
+            step = ChainLink(path, call.lineno or 0, call.func.as_string())
             args = call_args(call)
             funcs = self._ev.expr(call.func, fn)
             for func in funcs:
@@ -95,5 +95,5 @@ class Summaries:
                         )
                         if entry is not None:
                             text = arg.as_string()
-                            edges.append(Edge(InstalledStep(path, arg.lineno or 0, text), entry))
+                            edges.append(Edge(ChainLink(path, arg.lineno or 0, text), entry))
         return tuple(dict.fromkeys(edges))

@@ -14,22 +14,10 @@ from typing import Any
 
 from replaylint.core.codes import Code, is_known_selector, parse_code
 from replaylint.core.paths import printable
+from replaylint.presets.records import preset_names
 from replaylint.project.discovery import DEFAULT_EXCLUDES, excluded
 from replaylint.project.prefilter import read_regular
 
-# Each preset's import names (the prefilter looks for an import of one); the presets themselves
-# live in resolve/frameworks.py, which is only loaded once a file is worth a parse.
-PRESET_PACKAGES: dict[str, tuple[str, ...]] = {
-    "temporal": ("temporalio",),
-    "dbos": ("dbos",),
-    "restate": ("restate",),
-    "azure": ("azure.durable_functions",),
-    "durabletask": ("durabletask",),
-    "aws": ("aws_durable_execution_sdk_python",),
-    "mcp_agent": ("mcp_agent",),
-    "google_adk": ("google.adk",),
-}
-PRESET_NAMES = tuple(PRESET_PACKAGES)
 UNSAFE_CODES = (Code.W001, Code.W002, Code.W003, Code.W004)
 
 
@@ -170,19 +158,19 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
         elif kind == "frameworks":
             items = _strings(source, key, value)
             for item in items:
-                if item not in PRESET_NAMES:
+                if item not in preset_names():
                     raise _fail(
                         source,
                         key,
-                        f"unknown framework {item!r} (known: {', '.join(PRESET_NAMES)})",
+                        f"unknown framework {item!r} (known: {', '.join(preset_names())})",
                     )
             values[name] = items
         elif kind == "decorators":
             if not isinstance(value, dict):
                 raise _fail(source, key, "expected a table of decorator = framework")
             for decorator, preset in value.items():
-                if preset not in PRESET_NAMES:
-                    known = ", ".join(PRESET_NAMES)
+                if preset not in preset_names():
+                    known = ", ".join(preset_names())
                     raise _fail(
                         source,
                         f"{key}.{decorator}",

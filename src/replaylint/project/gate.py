@@ -5,8 +5,8 @@ so a framework's own source, or a test module that quotes `@workflow.defn` in a 
 parsed by LibCST only to find no workflow code in it.
 
 The test is on names: every form by which a preset recognises an entry (a decorator, a class,
-a registration call, a context's type, a keyword argument) uses one of its ENTRY_NAMES as an
-attribute, an imported name, a keyword or a string the evaluator folds (`getattr`). A module the
+a registration call, a context's type, a keyword argument) uses one of its record's names
+(`[cheap] names`) as an attribute, an imported name, a keyword or a string the evaluator folds (`getattr`). A module the
 ast cannot read, or one with a star import, is kept: the engine decides.
 """
 
@@ -19,34 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from replaylint.parse import pyast
-
-# Per preset: the identifiers its entries are spelled with (whole names, as regular expressions),
-# the code-level counterpart of prefilter.PRESET_ENTRY_NEEDLES.
-ENTRY_NAMES: dict[str, tuple[str, ...]] = {
-    "temporal": ("defn",),
-    "dbos": ("workflow",),
-    "restate": ("Service", "VirtualObject", "Workflow", r"\w*Context"),
-    "azure": (
-        "orchestration_trigger",
-        "durable_openai_agent_orchestrator",
-        "Orchestrator",
-        "DurableOrchestrationContext",
-    ),
-    "durabletask": (r"add_(?:named_)?(?:orchestrator|activity)", "OrchestrationContext"),
-    "aws": (
-        "durable_execution",
-        "durable_with_child_context",
-        "durable_parallel_branch",
-        "DurableContext",
-    ),
-    "mcp_agent": ("workflow",),
-    "google_adk": (),
-}
-# ... and the keyword arguments that declare one (`@node(rerun_on_resume=True)`): a keyword
-# counts only for these (`defn=defn` in Temporal's own worker is no entry).
-ENTRY_KEYWORDS: dict[str, tuple[str, ...]] = {
-    "google_adk": ("rerun_on_resume", "require_confirmation", "auth_config"),
-}
+from replaylint.presets.records import presets as records
 
 
 @dataclass(frozen=True)
@@ -60,10 +33,12 @@ class Spelling:
 def names_pattern(presets: Iterable[str], declared: Iterable[str] = ()) -> Spelling:
     """The spelling of the entries of some presets and of the configuration's declared
     workflow decorators (by their last name: `app.workflow` is spelled `@app.workflow`)."""
-    chosen = list(presets)
-    forms = sorted({form for name in chosen for form in ENTRY_NAMES[name]})
+    chosen = [records()[name].cheap for name in presets]
+    forms = sorted({form for cheap in chosen for form in cheap.names})
     forms += sorted({re.escape(d.rsplit(".", 1)[-1]) for d in declared})
-    keywords = sorted({form for name in chosen for form in ENTRY_KEYWORDS.get(name, ())})
+    # A keyword counts only where a record declares it (`defn=defn` in Temporal's own worker is
+    # no entry; `@node(rerun_on_resume=True)` is one).
+    keywords = sorted({form for cheap in chosen for form in cheap.keywords})
     return Spelling(_alternatives(forms), _alternatives(keywords))
 
 
@@ -73,7 +48,7 @@ def _alternatives(forms: list[str]) -> re.Pattern[str]:
 
 def spells_an_entry(data: bytes, frameworks: Iterable[Spelling]) -> bool:
     """Does the code of this module (not its strings or comments) use the name of an entry of
-    one of `frameworks` (each one's ENTRY_NAMES, from names_pattern)?"""
+    one of `frameworks` (each one's record names, from names_pattern)?"""
     patterns = list(frameworks)
     try:
         with warnings.catch_warnings():

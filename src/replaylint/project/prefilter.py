@@ -7,7 +7,10 @@ import os
 import re
 import stat
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from replaylint.presets.records import presets
 
 if TYPE_CHECKING:
     from replaylint.project.gate import Spelling
@@ -64,29 +67,6 @@ def read_regular(path: str) -> bytes:
         os.close(descriptor)
 
 
-# What a module that declares a preset's workflow code must spell (byte patterns): a file that
-# imports the framework but spells none of these, and imports none of it under an alias, is
-# not parsed as a candidate (a workflow that imports it still reads it as a helper). Each is
-# the last name of a preset's entry form in resolve/frameworks.py (their packages: config.PRESET_PACKAGES), kept as wide as that form.
-PRESET_ENTRY_NEEDLES: dict[str, tuple[bytes, ...]] = {
-    "temporal": (rb"@[\w.]*\bdefn\b",),
-    "dbos": (rb"@[\w.]*\bworkflow\b",),
-    "restate": (rb"\b(?:Service|VirtualObject|Workflow)\s*\(", rb"Context\b"),
-    "azure": (
-        rb"\b(?:orchestration_trigger|durable_openai_agent_orchestrator)\b",
-        rb"\bOrchestrator\s*\.\s*create\b",
-        rb"\bDurableOrchestrationContext\b",
-    ),
-    "durabletask": (rb"\badd_(?:named_)?orchestrator\b", rb"\bOrchestrationContext\b"),
-    "aws": (
-        rb"\bdurable_(?:execution|with_child_context|parallel_branch)\b",
-        rb"\bDurableContext\b",
-    ),
-    "mcp_agent": (rb"@[\w.]*\bworkflow\b",),
-    "google_adk": (rb"\b(?:rerun_on_resume|require_confirmation|auth_config)\b",),
-}
-
-
 # Per framework: the substring that finds its name, the pattern that confirms an import of it,
 # the pattern of its entries' spellings (None: any importing file is a candidate), and the
 # names those entries use in code (gate.py's second decision).
@@ -129,15 +109,19 @@ def scan(
     return count, candidates, unreadable
 
 
-# The calls by which a file makes another file's function an orchestrator or an activity
-# (durabletask's `worker.add_orchestrator(fn)` / `add_activity(fn)`, Azure's
-# `Orchestrator.create(fn)`): the presets' registrars, by the name they end in. A file that may
-# register is read with every batch, and a change to it invalidates the whole index.
-_REGISTERS = re.compile(rb"\.add_(?:named_)?(?:orchestrator|activity)\b|\bOrchestrator\.create\b")
+@lru_cache(maxsize=1)
+def _registrations() -> re.Pattern[bytes] | None:
+    """The calls by which a file makes another file's functions workflow code or recorded zones
+    (durabletask's `worker.add_orchestrator(fn)`, Azure's `Orchestrator.create(fn)`): every
+    record's `registers`. A file that may register is read with every batch, and a change to it
+    invalidates the whole index, whichever frameworks a run enables."""
+    forms = [form for preset in presets().values() for form in preset.cheap.registers]
+    return re.compile(b"|".join(forms)) if forms else None
 
 
 def registers(data: bytes) -> bool:
-    return _REGISTERS.search(data) is not None
+    pattern = _registrations()
+    return pattern is not None and pattern.search(data) is not None
 
 
 def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> re.Pattern[bytes] | None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from replaylint.project.config import PRESET_PACKAGES
+from replaylint.presets.records import preset_packages
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 # A preset framework's own package is never the project's, even inside its own repository.
 # Top-level names: `azure.durable_functions` lives in the `azure` namespace of Microsoft's SDKs.
-FRAMEWORK_TOPS = frozenset(p.split(".")[0] for ps in PRESET_PACKAGES.values() for p in ps)
+FRAMEWORK_TOPS = frozenset(p.split(".")[0] for ps in preset_packages().values() for p in ps)
 NEVER_LOCAL = STDLIB | FRAMEWORK_TOPS | {"replaylint"}
 
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")

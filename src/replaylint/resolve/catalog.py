@@ -72,7 +72,6 @@ class Catalog:
         self._short_class: dict[tuple[str, str], str] = {}
         self.recorders: set[str] = set()
         self.recorded_activities: set[str] = set()
-        self.inline_activities: set[str] = set()
         self.safe: set[str] = set()
         for table in data.get("call", []):
             entry = Entry(
@@ -120,7 +119,6 @@ class Catalog:
         self.recorders.update(data.get("recorders", {}).get("names", []))
         activities = data.get("activities", {})
         self.recorded_activities.update(activities.get("recorded", []))
-        self.inline_activities.update(activities.get("inline", []))
         self._parents = self._all_parents()
 
     def _all_parents(self) -> set[str]:

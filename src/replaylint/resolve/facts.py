@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
 
+from replaylint.core.findings import ChainLink
 from replaylint.resolve.model import FunctionInfo, ImportEdge
 from replaylint.resolve.values import Value
 
@@ -68,7 +69,7 @@ class Call(Fact):
         entry: Entry | None,
         call: str,
         args: CallArgs,
-        installed: tuple[tuple[str, int, str], ...] = (),
+        installed: tuple[ChainLink, ...] = (),
     ) -> None:
         super().__init__(node, site)
         self.path = path

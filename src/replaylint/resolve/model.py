@@ -9,6 +9,7 @@ from pathlib import Path
 import libcst as cst
 
 from replaylint.core.codes import Code
+from replaylint.core.findings import ChainLink
 from replaylint.resolve.values import UNKNOWN, Value
 
 
@@ -27,7 +28,7 @@ class Hit:
     propagates: bool = True  # False for unproven accesses: reported where they are, not to callers
     statement: cst.CSTNode | None = None  # the innermost statement holding node (positions)
     # Hops inside installed code the call leads into (path, line, call), ending at the root.
-    tail: tuple[tuple[str, int, str], ...] = ()
+    tail: tuple[ChainLink, ...] = ()
 
 
 @dataclass(eq=False)

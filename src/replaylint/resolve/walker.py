@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import libcst as cst
 
+from replaylint.core.findings import ChainLink
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.catalog import Catalog
 from replaylint.resolve.facts import FactSink, Iteration, Site, Unfoldable
@@ -111,7 +112,7 @@ class Resolver(Protocol):
 
     def activity_kind(self, decorators: list[str]) -> str | None: ...
 
-    def installed_chain(self, path: str) -> tuple[tuple[str, int, str], ...]:
+    def installed_chain(self, path: str) -> tuple[ChainLink, ...]:
         """Hops (path, line, call) by which a followed installed function reaches a root."""
         ...
 

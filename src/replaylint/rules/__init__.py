@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from replaylint.core.codes import Code
 from replaylint.rules.base import Rule
-from replaylint.rules.catalog_rule import CatalogRule
 from replaylint.rules.dispatch import Dispatch
-from replaylint.rules.environment import ProcessEnvironmentInWorkflow
-from replaylint.rules.filesystem import FilesystemInWorkflow
-from replaylint.rules.model_call import ModelCallInWorkflow
-from replaylint.rules.module_state import ModuleStateInWorkflow
-from replaylint.rules.network_io import NetworkCallInWorkflow
-from replaylint.rules.random_id import RandomIdInWorkflow
-from replaylint.rules.suppression import InvalidSuppression, UnusedSuppression
-from replaylint.rules.threads import ThreadOrProcessInWorkflow
-from replaylint.rules.unfoldable import UnfoldableAccess
-from replaylint.rules.unordered_iteration import UnorderedIterationInWorkflow
-from replaylint.rules.unreadable import UnreadableWorkflowModule
-from replaylint.rules.unsafe_helper import UnsafeHelperCall
-from replaylint.rules.wall_clock import WallClockInWorkflow
+from replaylint.rules.filesystem_in_workflow import FilesystemInWorkflow
+from replaylint.rules.invalid_suppression import InvalidSuppression
+from replaylint.rules.model_call_in_workflow import ModelCallInWorkflow
+from replaylint.rules.module_state_in_workflow import ModuleStateInWorkflow
+from replaylint.rules.network_call_in_workflow import NetworkCallInWorkflow
+from replaylint.rules.process_environment_in_workflow import ProcessEnvironmentInWorkflow
+from replaylint.rules.random_id_in_workflow import RandomIdInWorkflow
+from replaylint.rules.thread_or_process_in_workflow import ThreadOrProcessInWorkflow
+from replaylint.rules.unfoldable_access import UnfoldableAccess
+from replaylint.rules.unordered_iteration_in_workflow import UnorderedIterationInWorkflow
+from replaylint.rules.unreadable_workflow_module import UnreadableWorkflowModule
+from replaylint.rules.unsafe_helper_call import UnsafeHelperCall
+from replaylint.rules.unused_suppression import UnusedSuppression
+from replaylint.rules.wall_clock_in_workflow import WallClockInWorkflow
 
 UNSAFE_HELPER = UnsafeHelperCall()
 
@@ -41,11 +41,6 @@ ALL_RULES: tuple[Rule, ...] = (
 
 _BY_CODE: dict[Code, Rule] = {rule.code: rule for rule in ALL_RULES}
 
-# The catalog says what an API does; these rules say which code that is.
-CATEGORY_OF: dict[Code, str] = {
-    rule.code: rule.category for rule in ALL_RULES if isinstance(rule, CatalogRule)
-}
-
 
 def rule_for(code: Code) -> Rule:
     return _BY_CODE[code]
@@ -56,4 +51,4 @@ def dispatch() -> Dispatch:
     return Dispatch(ALL_RULES)
 
 
-__all__ = ["ALL_RULES", "CATEGORY_OF", "UNSAFE_HELPER", "Dispatch", "Rule", "dispatch", "rule_for"]
+__all__ = ["ALL_RULES", "UNSAFE_HELPER", "Dispatch", "Rule", "dispatch", "rule_for"]

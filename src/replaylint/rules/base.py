@@ -10,13 +10,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, ClassVar
 
+import libcst as cst
+
 from replaylint.core.codes import RULES, Code, RuleMeta
+from replaylint.core.findings import ChainLink, FixRef
 from replaylint.resolve.facts import Fact
 from replaylint.resolve.model import Hit
 
 if TYPE_CHECKING:
     from replaylint.presets.frameworks import Frameworks
-    from replaylint.resolve.model import ModuleInfo
+    from replaylint.resolve.model import FunctionInfo, ModuleInfo
 
 
 class Rule:
@@ -31,9 +34,39 @@ class Rule:
         if module is not None and frameworks is not None and not module.marked:
             for name in module.frameworks:
                 preset = frameworks.get(name)
-                if preset is not None and self.code in preset.remedies:
-                    return preset.remedies[self.code]
+                remedy = preset.remedy(self.code.value) if preset is not None else None
+                if remedy is not None:
+                    return remedy
         return self.meta.remedy
+
+    def fix_ref(self, hit: Hit, function: FunctionInfo, frameworks: Frameworks) -> FixRef | None:
+        """What a fix of a direct finding needs, when the module holding it is workflow code
+        itself (a plain helper module that a workflow reaches is not: a framework's API may
+        fail there). The same hit gets the same answer whichever workflow module reached it."""
+        home = function.module
+        if hit.tail or not home.is_workflow:
+            return None
+        if home.marked:
+            return FixRef(hit.path, "runtime")
+        framework = function.entry or next(iter(home.frameworks), "")
+        if not framework:
+            return None
+        context = _context_name(function, frameworks)
+        return FixRef(hit.path, framework, function.entry is not None, context)
+
+
+def _context_name(function: FunctionInfo, frameworks: Frameworks) -> str:
+    """The run-context parameter of a framework entry, as written (as resolve binds it)."""
+    preset = frameworks.get(function.entry or "")
+    node = function.node
+    if preset is None or preset.context_param is None or not isinstance(node, cst.FunctionDef):
+        return ""
+    positional = [*node.params.posonly_params, *node.params.params]
+    if function.cls is not None:
+        positional = positional[1:]
+    if len(positional) <= preset.context_param:
+        return ""
+    return positional[preset.context_param].name.value
 
 
 class FactRule(Rule, ABC):
@@ -52,22 +85,22 @@ class FactRule(Rule, ABC):
         reason: str,
         path: str = "",
         propagates: bool = True,
-        tail: tuple[tuple[str, int, str], ...] = (),
+        tail: tuple[ChainLink, ...] = (),
     ) -> None:
         """Record a finding at the fact's node; the engine reports it when the function it is in
         turns out to be on a workflow path (and propagates it to callers as ADK-W005)."""
         site = fact.site
         site.function.hits.append(
             Hit(
-                self.code,
-                fact.node,
-                call,
-                reason,
-                site.governed,
-                path,
-                site.dead,
-                propagates,
-                site.statement,
-                tail,
+                code=self.code,
+                node=fact.node,
+                call=call,
+                reason=reason,
+                governed=site.governed,
+                path=path,
+                dead=site.dead,
+                propagates=propagates,
+                statement=site.statement,
+                tail=tail,
             )
         )

@@ -5,5 +5,6 @@ from replaylint.rules.catalog_rule import CatalogRule
 
 
 class ProcessEnvironmentInWorkflow(CatalogRule):
-    code = Code.W007
-    category = "environment"  # os.environ, sys.argv, the process's ids, the host's name and cwd
+    code = (
+        Code.W007
+    )  # its catalog category: os.environ, sys.argv, the process's ids, the host's name and cwd

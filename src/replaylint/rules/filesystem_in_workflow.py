@@ -5,7 +5,4 @@ from replaylint.rules.catalog_rule import CatalogRule
 
 
 class FilesystemInWorkflow(CatalogRule):
-    code = Code.W008
-    category = (
-        "filesystem"  # open, pathlib reads and listings, os and os.path stats, shutil, tempfile
-    )
+    code = Code.W008  # its catalog category: open, pathlib reads and listings, os and os.path stats, shutil, tempfile

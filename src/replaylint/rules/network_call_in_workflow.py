@@ -5,5 +5,6 @@ from replaylint.rules.catalog_rule import CatalogRule
 
 
 class NetworkCallInWorkflow(CatalogRule):
-    code = Code.W004
-    category = "network"  # HTTP clients, sockets, DNS, and the stdlib's network modules
+    code = (
+        Code.W004
+    )  # its catalog category: HTTP clients, sockets, DNS, and the stdlib's network modules

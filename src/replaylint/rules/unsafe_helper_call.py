@@ -6,9 +6,11 @@ import logging
 from collections.abc import Iterator
 
 from replaylint.core.codes import Code
+from replaylint.core.findings import FixRef
 from replaylint.graph.callgraph import Step, UnsafeHelpers
+from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.facts import Call, Fact
-from replaylint.resolve.model import FunctionInfo, HelperCall
+from replaylint.resolve.model import FunctionInfo, HelperCall, Hit, ModuleInfo
 from replaylint.rules.base import FactRule
 
 log = logging.getLogger("replaylint")
@@ -24,8 +26,22 @@ class UnsafeHelperCall(FactRule):
     def on_fact(self, fact: Fact) -> None:
         assert isinstance(fact, Call)
         if fact.installed:
-            reason = f"reaches {fact.installed[-1][2]} in installed code"
+            reason = f"reaches {fact.installed[-1].call} in installed code"
             self.report(fact, fact.call, reason, fact.path, tail=fact.installed)
+
+    def fix_ref(self, hit: Hit, function: FunctionInfo, frameworks: Frameworks) -> FixRef | None:
+        return None  # a helper is moved, not replaced: no fix
+
+    def remedy_at(self, target: FunctionInfo, module: ModuleInfo, frameworks: Frameworks) -> str:
+        """An activity called directly runs inline: it is already an activity, so the remedy
+        is to run it as one (its framework's way), not to move it into one."""
+        if target.activity == "inline":
+            for name in module.frameworks:
+                preset = frameworks.get(name)
+                remedy = preset.remedy("inline-activity") if preset is not None else None
+                if remedy:
+                    return remedy
+        return self.remedy(module, frameworks)
 
     def findings(
         self, function: FunctionInfo, helpers: UnsafeHelpers

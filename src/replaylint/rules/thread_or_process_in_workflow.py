@@ -5,5 +5,4 @@ from replaylint.rules.catalog_rule import CatalogRule
 
 
 class ThreadOrProcessInWorkflow(CatalogRule):
-    code = Code.W009
-    category = "threads"  # threading, executors, multiprocessing, subprocess, os.system/fork/exec
+    code = Code.W009  # its catalog category: threading, executors, multiprocessing, subprocess, os.system/fork/exec

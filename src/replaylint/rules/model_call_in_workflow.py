@@ -5,5 +5,4 @@ from replaylint.rules.catalog_rule import CatalogRule
 
 
 class ModelCallInWorkflow(CatalogRule):
-    code = Code.W001
-    category = "model-call"  # provider clients and SDK calls that run a model (catalog [[client]])
+    code = Code.W001  # its catalog category: provider clients and SDK calls that run a model (catalog [[client]], [[factory]])

@@ -1,0 +1,80 @@
+"""Positions for raw findings: code generation over only the statements that hold one."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.core.codes import RULES, Code
+from replaylint.core.findings import ChainLink, Finding, Span
+from replaylint.engine.raw import Raw
+from replaylint.parse import positions
+from replaylint.resolve.model import ModuleInfo
+
+
+def locate(raw: list[Raw]) -> list[Finding]:
+    """One Finding per raw item, in order. A module too deep for code generation loses only its
+    own findings: each becomes that module's one ADK-E001."""
+    try:
+        return _locate(raw)
+    except RecursionError:
+        return _locate_per_module(raw)
+
+
+def _locate_per_module(raw: list[Raw]) -> list[Finding]:
+    located: dict[int, Finding] = {}
+    by_module: dict[int, list[int]] = {}
+    for index, item in enumerate(raw):
+        by_module.setdefault(id(item.where), []).append(index)
+    for indexes in by_module.values():
+        items = [raw[i] for i in indexes]
+        try:
+            placed = _locate(items)
+        except RecursionError:
+            module = items[0].where
+            failure = Finding(
+                Code.E001,
+                module.display,
+                Span(1, 0, 1, 0),
+                "too deeply nested to locate findings",
+                RULES[Code.E001].remedy,
+            )
+            placed = [failure] * len(items)
+        located.update(zip(indexes, placed, strict=True))
+    return [located[i] for i in range(len(raw))]
+
+
+def _locate(raw: list[Raw]) -> list[Finding]:
+    """Positions for every node that needs one: code generation over only the innermost
+    statements that hold one (the whole module where the parsers' statements did not pair up)."""
+    wanted: dict[int, tuple[ModuleInfo, dict[cst.CSTNode, cst.CSTNode | None]]] = {}
+    for item in raw:
+        wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.statement
+        for step in item.chain:
+            wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
+    spans: dict[int, dict[cst.CSTNode, Span]] = {
+        key: positions.spans_in_statements(module.tree, nodes, module.first_lines, module.source)
+        for key, (module, nodes) in wanted.items()
+    }
+    findings: list[Finding] = []
+    for item in raw:
+        span = spans[id(item.where)][item.node]
+        links = tuple(
+            ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
+            for step in item.chain
+        )
+        root = item.chain[-1].code if item.chain else None
+        if root is Code.W005:  # a call into followed installed code: no catalog code of its own
+            root = None
+        findings.append(
+            Finding(
+                item.code,
+                item.where.display,
+                span,
+                item.call,
+                item.remedy,
+                links + item.tail,
+                root,
+                item.fix,
+            )
+        )
+    return findings
