@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: replay-check test lint bench clean
+.PHONY: replay-check test lint bench clean rule
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 # Layers (import-linter), lint and format (ruff), types (mypy): the same pinned tools as CI.
-LINTED := src tests bench examples
+LINTED := src tests bench examples scripts
 lint: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/ruff check $(LINTED)
@@ -33,3 +33,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache .import_linter_cache
+
+# Scaffold a rule: make rule CODE=ADK-W012 SLUG=host-timer-in-workflow KIND=pattern \
+#   FINDING="a timer of the host is started on the workflow path ({call})" REMEDY="..."
+rule: $(STAMP)
+	$(BIN)/python scripts/new_rule.py "$(CODE)" "$(SLUG)" --kind "$(KIND)" \
+		$(if $(CATEGORY),--category "$(CATEGORY)") --finding "$(FINDING)" --remedy "$(REMEDY)"

@@ -89,3 +89,60 @@ def test_the_readme_rules_table_is_the_registry() -> None:
     rows = [[c.strip() for c in row.strip("|").split("|")] for row in table.splitlines()[2:]]
     assert [row[0] for row in rows] == [code.value for code in RULES]
     assert [row[2] for row in rows] == [meta.remedy for meta in RULES.values()]
+
+
+def test_each_rule_lives_in_the_module_named_after_its_slug() -> None:
+    # code -> slug -> file: ADK-W007 is process-environment-in-workflow, in
+    # rules/process_environment_in_workflow.py, as ruff names a rule's file after the rule.
+    for rule in ALL_RULES:
+        assert type(rule).__module__ == f"replaylint.rules.{RULES[rule.code].module}"
+
+
+def test_catalog_rules_are_the_codes_whose_kind_says_so() -> None:
+    from replaylint.core.codes import CATALOG, CATALOG_CODES
+    from replaylint.rules.catalog_rule import CatalogRule
+
+    catalog_rules = [rule.code for rule in ALL_RULES if isinstance(rule, CatalogRule)]
+    assert catalog_rules == list(CATALOG_CODES)
+    assert all(RULES[code].kind == CATALOG and RULES[code].category for code in CATALOG_CODES)
+    assert all(meta.category == "" for meta in RULES.values() if meta.kind != CATALOG)
+
+
+def test_a_code_is_fixable_exactly_when_the_fix_data_fixes_it() -> None:
+    from replaylint.core.codes import CATEGORY_OF
+    from replaylint.fixes.data import default_data
+    from replaylint.resolve.catalog import default_catalog
+
+    catalog = default_catalog()
+    data = default_data()
+    code_of = {category: code for code, category in CATEGORY_OF.items()}
+    fixed = set()
+    for (_, target), _templates in [*data._calls.items(), *data._codes.items()]:
+        if isinstance(target, Code):
+            fixed.add(target)
+        else:
+            entry = catalog.calls.get(target)
+            assert entry is not None, target
+            fixed.add(code_of[entry.category])
+    assert fixed == {code for code, meta in RULES.items() if meta.fixable}
+
+
+FIXTURES = Path(__file__).parent
+
+
+def test_every_code_has_a_fixture_folder_with_a_finding_and_a_clean_case() -> None:
+    from replaylint.api.testing import expectations
+
+    for code in Code:
+        folder = FIXTURES / code.value
+        assert folder.is_dir(), f"tests/rules/{code.value}/ is missing"
+        expected, clean = False, False
+        for case in sorted(folder.iterdir()):
+            files = sorted(case.rglob("*.py")) if case.is_dir() else [case]
+            markers = {
+                e.code for f in files for e in expectations(f.read_text(encoding="utf-8"), f.name)
+            }
+            expected = expected or code.value in markers
+            clean = clean or (case.suffix == ".py" and not markers)
+        assert expected, f"no case in tests/rules/{code.value}/ expects {code.value}"
+        assert clean, f"no clean case in tests/rules/{code.value}/"

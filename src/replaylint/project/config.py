@@ -12,13 +12,11 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from replaylint.core.codes import Code, is_known_selector, parse_code
+from replaylint.core.codes import CATALOG_CODES, Code, is_known_selector, parse_code
 from replaylint.core.paths import printable
 from replaylint.presets.records import preset_names
 from replaylint.project.discovery import DEFAULT_EXCLUDES, excluded
 from replaylint.project.prefilter import read_regular
-
-UNSAFE_CODES = (Code.W001, Code.W002, Code.W003, Code.W004)
 
 
 class ConfigError(Exception):
@@ -189,11 +187,11 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
             unsafe: dict[Code, tuple[str, ...]] = {}
             for code_text, names in value.items():
                 code = parse_code(code_text)
-                if code not in UNSAFE_CODES:
+                if code not in CATALOG_CODES:
                     raise _fail(
                         source,
                         f"{key}.{code_text}",
-                        "expected one of " + ", ".join(c.value for c in UNSAFE_CODES),
+                        "expected one of " + ", ".join(c.value for c in CATALOG_CODES),
                     )
                 unsafe[code] = _strings(source, f"{key}.{code_text}", names)
             values[name] = unsafe

@@ -8,7 +8,7 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 
-from replaylint.core.codes import Code, matches_prefix
+from replaylint.core.codes import COMMENT_CODES, Code, matches_prefix
 from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
 from replaylint.project.config import Config, Resolver
@@ -125,7 +125,7 @@ def _suppress(
         kept = suppressions.apply(
             by_path.get(path, []), outcome.directives.get(path, []), path, enabled
         )
-        result.extend(f for f in kept if f.code not in (Code.S001, Code.S002) or enabled(f.code))
+        result.extend(f for f in kept if f.code not in COMMENT_CODES or enabled(f.code))
     return result
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replaylint.core.codes import Code
+from replaylint.core.codes import WARNING_CODES
 from replaylint.reporters.text import chain_line
 
 if TYPE_CHECKING:
@@ -12,7 +12,6 @@ if TYPE_CHECKING:
 
 # Suppression findings are advice about comments, not replay hazards: annotated as warnings,
 # as SARIF levels them.
-WARNING_CODES = frozenset({Code.S001, Code.S002})
 
 
 def escape_data(text: str) -> str:

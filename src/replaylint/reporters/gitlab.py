@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from replaylint.core.codes import Code
+from replaylint.core.codes import RULES
 from replaylint.reporters.roots import fingerprints
 from replaylint.reporters.text import chain_line
 
@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from replaylint.core.findings import Finding, Report
 
 # A module that was not checked hides everything in it; a stale suppression hides nothing.
-SEVERITY = {Code.E001: "critical", Code.S001: "minor", Code.S002: "minor"}
+# Code Climate's severities: a module not checked at all is critical, a comment's own
+# problem minor, a replay hazard major.
+SEVERITY = {"module": "critical", "comment": "minor"}
 
 
 def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
@@ -24,7 +26,7 @@ def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
         "description": description,
         "check_name": finding.code.value,
         "fingerprint": fingerprint,
-        "severity": SEVERITY.get(finding.code, "major"),
+        "severity": SEVERITY.get(RULES[finding.code].kind, "major"),
         "location": {
             "path": finding.path,
             "lines": {"begin": finding.span.line, "end": finding.span.end_line},

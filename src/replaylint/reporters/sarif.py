@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from replaylint.core import docs
-from replaylint.core.codes import RULES, Code
+from replaylint.core.codes import RULES, WARNING_CODES, Code
 from replaylint.reporters.roots import FINGERPRINT_NAME, fingerprints
 from replaylint.version import __version__
 
@@ -23,7 +23,6 @@ SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 # Suppression findings are advice about comments, not replay hazards.
-WARNING_CODES = frozenset({Code.S001, Code.S002})
 RULE_INDEX = {code: index for index, code in enumerate(RULES)}
 
 

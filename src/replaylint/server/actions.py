@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from lsprotocol import types
 
-from replaylint.core.codes import Code
+from replaylint.core.codes import UNSUPPRESSIBLE_CODES
 from replaylint.core.findings import Finding
 from replaylint.server.analysis import Analysis, source_bytes
 from replaylint.server.directives import Edit, file_ignore, line_ignored
@@ -19,7 +19,6 @@ from replaylint.server.rule_fixes import FixOffer, rule_fix
 Offers = Callable[[int, Finding], "FixOffer | None"]
 
 # Findings about the directives themselves, or a module that was not checked: no ignore fits.
-_NOT_IGNORABLE = frozenset({Code.S001, Code.S002, Code.E001})
 _LINES_WITH_BREAKS = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
@@ -106,7 +105,7 @@ def code_actions(
     offered: set[tuple[str, int | str]] = set()
     lines = analysis.lines
     for index, (finding, diagnostic) in enumerate(diagnosed):
-        if finding.code in _NOT_IGNORABLE or not _asked(diagnostic, wanted, context):
+        if finding.code in UNSUPPRESSIBLE_CODES or not _asked(diagnostic, wanted, context):
             continue
         code = finding.code.value
         if offers is not None:

@@ -9,20 +9,19 @@ from collections.abc import Callable, Sequence
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from replaylint.core.codes import Code
+from replaylint.core.codes import WARNING_CODES, Code
 from replaylint.core.docs import page_path
 from replaylint.core.findings import ChainLink, Finding
 from replaylint.server.ranges import line_range, span_range
 
 SOURCE = "replaylint"
-_WARNINGS = frozenset({Code.S001, Code.S002})  # about the comments, not about replay
 
 # The lines of a file a chain hop points into (its buffer when it is the document itself).
 LinesOf = Callable[[str], Sequence[str]]
 
 
 def severity(code: Code) -> types.DiagnosticSeverity:
-    if code in _WARNINGS:
+    if code in WARNING_CODES:  # about the comments, not about replay
         return types.DiagnosticSeverity.Warning
     return types.DiagnosticSeverity.Error
 

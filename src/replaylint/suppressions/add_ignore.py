@@ -19,13 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from replaylint.core.codes import Code, parse_code
+from replaylint.core.codes import UNSUPPRESSIBLE_CODES, Code, parse_code
 from replaylint.core.findings import Finding, Report, Span
 
 REASON = "<reason: why this is replay safe>"
 # ADK-S001/S002 are about the comments themselves (remove or fix them), and the module of an
 # ADK-E001 cannot be parsed, so no comment in it is read.
-_NOT_SUPPRESSIBLE = frozenset({Code.S001, Code.S002, Code.E001})
 _STRING_STARTS = {
     getattr(tokenize, n) for n in ("FSTRING_START", "TSTRING_START") if hasattr(tokenize, n)
 }
@@ -65,7 +64,7 @@ class Added:
 
 
 def suppressible(finding: Finding) -> bool:
-    return finding.code not in _NOT_SUPPRESSIBLE
+    return finding.code not in UNSUPPRESSIBLE_CODES
 
 
 def suppress_all(check: Callable[[], Report]) -> tuple[Added, Report]:

@@ -1,0 +1,177 @@
+"""The framework records (rules/frameworks/*.toml): each one complete, and the only place a
+framework is spelled: a new record alone makes a framework work, cold and warm alike."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from replaylint.core.codes import RULES, Code
+from replaylint.presets import records
+from replaylint.presets.records import RecordError, build, load, presets
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on 3.10 only
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[2]
+FRAMEWORK_REMEDIES = [code for code, meta in RULES.items() if meta.framework_remedies]
+NAMED_CASES = {"inline-activity"}  # remedy keys of a rule's own cases, beside the codes
+
+
+@pytest.mark.parametrize("name", sorted(presets()))
+def test_every_record_holds_every_part(name: str) -> None:
+    preset = presets()[name]
+    assert preset.title and preset.packages
+    declared = (
+        preset.workflow_classes,
+        preset.workflow_functions,
+        preset.workflow_registrars,
+        preset.context_types,
+    )
+    assert any(patterns.sources for patterns in declared), "no way to declare workflow code"
+    assert preset.cheap.needles, "the byte prefilter would never parse this framework's code"
+    assert preset.cheap.names or preset.cheap.keywords, "the ast gate would drop every file"
+    missing = [code.value for code in FRAMEWORK_REMEDIES if preset.remedy(code.value) is None]
+    assert missing == [], f"{name} has no remedy for {missing}"
+    unknown = set(preset.remedies) - {c.value for c in FRAMEWORK_REMEDIES} - NAMED_CASES
+    assert unknown == set()
+    if preset.inline_activities.sources:
+        assert preset.remedy("inline-activity"), "an inline activity needs its own remedy"
+    assert preset.versioning in records.VERSIONING_MODELS
+
+
+def _shipped(name: str) -> dict:
+    with open(ROOT / "rules" / "frameworks" / f"{name}.toml", "rb") as handle:
+        return tomllib.load(handle)
+
+
+@pytest.mark.parametrize(
+    ("drop", "message"),
+    [
+        ("remedies", "temporal.toml: [remedies] is missing"),
+        ("entries", "temporal.toml: [entries] is missing"),
+        ("cheap", "temporal.toml: [cheap] is missing"),
+        ("versioning", "temporal.toml: versioning must be one of patching, pinned"),
+    ],
+)
+def test_a_record_missing_a_part_is_refused_naming_the_part(drop: str, message: str) -> None:
+    data = _shipped("temporal")
+    del data[drop]
+    with pytest.raises(RecordError, match=re.escape(message)):
+        build("temporal", data, "frameworks/temporal.toml")
+
+
+def test_a_key_no_record_knows_is_refused() -> None:
+    data = _shipped("dbos")
+    data["entries"]["decorator"] = ["dbos\\.DBOS\\.workflow"]
+    with pytest.raises(RecordError, match=r"dbos.toml \[entries\]: unknown key 'decorator'"):
+        build("dbos", data, "frameworks/dbos.toml")
+
+
+def test_a_pattern_that_is_no_regular_expression_is_refused() -> None:
+    data = _shipped("restate")
+    data["recorded"]["calls"] = ["restate\\.(run"]
+    with pytest.raises(RecordError, match="calls: 'restate\\\\\\\\.\\(run' is no regular"):
+        build("restate", data, "frameworks/restate.toml")
+
+
+def test_the_readme_has_a_section_and_the_packages_of_every_record() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for preset in presets().values():
+        assert f"\n### {preset.title}\n" in text, preset.title
+    sentence = text[text.index("(the `packages` of each record") :].split(")", 1)[0]
+    listed = set(re.findall(r"`([\w.]+)`", sentence)) - {"packages"}
+    assert listed == {p for preset in presets().values() for p in preset.packages}
+
+
+ACME_RECORD = """
+title = "Acme Flows"
+packages = ["acme_flows"]
+versioning = "patching"
+safe = []
+
+[entries]
+classes = []
+methods = []
+functions = ['acme_flows\\.flow']
+registrars = []
+context-types = []
+
+[recorded]
+decorators = ['acme_flows\\.step']
+registrars = []
+calls = []
+inline-decorators = []
+child-workflows = false
+
+[cheap]
+needles = ['@[\\w.]*\\bflow\\b']
+names = ["flow"]
+keywords = []
+registers = []
+
+[remedies]
+""" + "".join(f'"{code.value}" = "acme: {code.value}"\n' for code in FRAMEWORK_REMEDIES)
+
+FLOW = """import time
+
+from acme_flows import flow, step
+
+
+@step
+def stamp() -> float:
+    return time.time()
+
+
+@flow
+def nightly() -> float:
+    return time.time()
+"""
+
+
+def test_a_new_framework_is_one_record_and_works_cold_and_warm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "frameworks"
+    shutil.copytree(ROOT / "rules" / "frameworks", folder)
+    (folder / "acme.toml").write_text(ACME_RECORD, encoding="utf-8")
+    assert "acme" in load(folder)
+    monkeypatch.setattr(records, "records_dir", lambda: folder)
+    presets.cache_clear()
+    _forget_derived_tables()
+    try:
+        project = tmp_path / "app"
+        project.mkdir()
+        (project / "flows.py").write_text(FLOW, encoding="utf-8")
+        monkeypatch.chdir(project)
+        cold = _check(tmp_path / "cache")
+        warm = _check(tmp_path / "cache")
+    finally:
+        presets.cache_clear()
+        _forget_derived_tables()
+    assert cold == warm
+    assert cold == [("flows.py", 13, Code.W003, "acme: ADK-W003")]
+
+
+def _forget_derived_tables() -> None:
+    from replaylint.project import prefilter
+
+    prefilter._registrations.cache_clear()
+
+
+def _check(cache_folder: Path) -> list[tuple[str, int, Code, str]]:
+    from replaylint.api import run
+    from replaylint.index.cache import Cache
+    from replaylint.project.config import Resolver
+    from replaylint.report.selection import Selection, report_from
+
+    resolver = Resolver()
+    cache = Cache(cache_folder)
+    report = report_from(run(["."], resolver=resolver, cache=cache), Selection(resolver))
+    return [(f.path, f.line, f.code, f.remedy) for f in report.findings]
