@@ -9,7 +9,7 @@ import libcst as cst
 from replaylint.core.codes import Code
 from replaylint.core.findings import ChainLink, FixRef
 from replaylint.engine.project import Project
-from replaylint.graph.callgraph import Step, UnsafeHelpers
+from replaylint.graph.callgraph import Hop, UnsafeHelpers
 from replaylint.resolve.model import ModuleInfo
 from replaylint.rules import UNSAFE_HELPER, rule_for
 
@@ -25,7 +25,7 @@ class Raw:
     statement: cst.CSTNode | None
     call: str
     context: ModuleInfo
-    chain: list[Step] = field(default_factory=list)
+    chain: list[Hop] = field(default_factory=list)
     tail: tuple[ChainLink, ...] = ()  # hops inside followed installed code
     remedy: str = ""  # the rule's remedy for this case, decided where the finding is made
     fix: FixRef | None = None  # a direct finding in workflow code: what a fix needs

@@ -14,7 +14,7 @@ from replaylint.resolve.model import FunctionInfo, HelperCall, ModuleInfo
 
 
 @dataclass(frozen=True)
-class Step:
+class Hop:
     """One hop of a reason chain: `call` written at `node` in `module`."""
 
     module: ModuleInfo
@@ -44,7 +44,7 @@ class UnsafeHelpers:
     ) -> None:
         # id(function) -> (its first step, the function that step calls or None at the root).
         # Linked, not copied: a chain of n helpers costs n entries, not n squared.
-        self._links: dict[int, tuple[Step, FunctionInfo | None]] = {}
+        self._links: dict[int, tuple[Hop, FunctionInfo | None]] = {}
         # In DBOS a workflow called from a workflow runs as a checkpointed child workflow.
         self._children = child_workflow_frameworks
         self._safe = safe
@@ -63,7 +63,7 @@ class UnsafeHelpers:
                 if not hit.propagates or hit.dead or hit.path in allowed:
                     continue
                 self._links[id(info)] = (
-                    Step(info.module, hit.node, hit.call, hit.statement, hit.tail, hit.code),
+                    Hop(info.module, hit.node, hit.call, hit.statement, hit.tail, hit.code),
                     None,
                 )
                 queue.append(info)
@@ -74,7 +74,7 @@ class UnsafeHelpers:
                 if id(caller) in self._links or self._blocked(caller):
                     continue
                 self._links[id(caller)] = (
-                    Step(caller.module, call.node, call.call, call.statement),
+                    Hop(caller.module, call.node, call.call, call.statement),
                     callee,
                 )
                 queue.append(caller)
@@ -86,7 +86,7 @@ class UnsafeHelpers:
             return True
         return bool(self._safe) and f"{info.module.name}.{info.qualname}" in self._safe
 
-    def chain(self, info: FunctionInfo, limit: int = MAX_HOPS) -> list[Step] | None:
+    def chain(self, info: FunctionInfo, limit: int = MAX_HOPS) -> list[Hop] | None:
         """The reason chain when calling info reaches an unsafe root, else None.
 
         At most `limit` hops are kept: the first ones, then the root itself, so a report about
@@ -95,7 +95,7 @@ class UnsafeHelpers:
         link = self._links.get(id(info))
         if link is None:
             return None
-        steps: list[Step] = []
+        steps: list[Hop] = []
         while link is not None:
             step, following = link
             if following is None or len(steps) < limit - 1:

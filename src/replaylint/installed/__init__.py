@@ -18,7 +18,7 @@ from replaylint.resolve.catalog import Catalog, Entry
 
 if TYPE_CHECKING:
     from replaylint.installed.summary import Summaries
-    from replaylint.installed.values import Evaluator, Fn
+    from replaylint.installed.values import Fn, InstalledEvaluator
 
 __all__ = ["MAX_STEPS", "Installed"]
 
@@ -44,7 +44,7 @@ class Installed:
         self.search_path = tuple(paths)
         self._lock = threading.Lock()
         self._chains: dict[str, tuple[tuple[ChainLink, ...], Entry] | None] = {}
-        self._engine: tuple[Evaluator, Summaries] | None = None
+        self._engine: tuple[InstalledEvaluator, Summaries] | None = None
 
     def follows(self, qualified: str) -> bool:
         """True when `qualified` is under a followed package (installed or not)."""
@@ -88,16 +88,16 @@ class Installed:
 
     # ------------------------------------------------------------------ internals
 
-    def _parts(self) -> tuple[Evaluator, Summaries]:
+    def _parts(self) -> tuple[InstalledEvaluator, Summaries]:
         # astroid is imported on first use, so a run without `follow` never pays for it.
         if self._engine is None:
             from replaylint.installed.locate import Locator
             from replaylint.installed.modules import Modules
             from replaylint.installed.summary import Summaries
-            from replaylint.installed.values import Evaluator
+            from replaylint.installed.values import InstalledEvaluator
 
             modules = Modules(Locator(self.search_path))
-            evaluator = Evaluator(modules, self.catalog, self.follows)
+            evaluator = InstalledEvaluator(modules, self.catalog, self.follows)
             self._engine = (evaluator, Summaries(evaluator, self.catalog))
         return self._engine
 

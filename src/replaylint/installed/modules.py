@@ -23,7 +23,7 @@ from replaylint.parse import pyast
 log = logging.getLogger("replaylint")
 
 
-class ModuleInfo:
+class InstalledModule:
     """One followed module as astroid reads it."""
 
     __slots__ = ("name", "path", "tree", "star_imports")
@@ -61,7 +61,7 @@ def _manager() -> AstroidManager:
     return manager
 
 
-def read_module(name: str, path: str, package: bool) -> ModuleInfo | None:
+def read_module(name: str, path: str, package: bool) -> InstalledModule | None:
     """Parse one installed file into an astroid tree; None (logged) when it cannot be read."""
     try:
         with open(path, "rb") as handle:
@@ -74,7 +74,7 @@ def read_module(name: str, path: str, package: bool) -> ModuleInfo | None:
         log.debug("installed module %s (%s) skipped: %s", name, path, exc)
         return None
     _bind_from_imports(tree)
-    return ModuleInfo(name, path, tree)
+    return InstalledModule(name, path, tree)
 
 
 def _bind_from_imports(tree: nodes.Module) -> None:
@@ -99,18 +99,18 @@ class Modules:
 
     def __init__(self, locator: Locator) -> None:
         self._locator = locator
-        self._read: dict[str, ModuleInfo | None] = {}
+        self._read: dict[str, InstalledModule | None] = {}
 
     def exists(self, name: str) -> bool:
         """The module is installed (readable or not)."""
         return self._locator.find(name) is not None
 
-    def get(self, name: str) -> ModuleInfo | None:
+    def get(self, name: str) -> InstalledModule | None:
         """The module's tree; None when it is missing, opaque (a C extension) or unparsable."""
         if name in self._read:
             return self._read[name]
         located = self._locator.find(name)
-        info: ModuleInfo | None = None
+        info: InstalledModule | None = None
         if located is not None and located.origin is not None and located.source:
             info = read_module(name, located.origin, located.package)
         elif located is not None and located.origin is not None:

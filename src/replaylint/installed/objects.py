@@ -51,12 +51,12 @@ class Fn:
 
 
 @dataclass(frozen=True)
-class Super:
+class InstalledSuper:
     receiver: Cls
     after: Cls
 
 
-Value = str | Mod | Cls | Inst | Fn | Super
+InstalledValue = str | Mod | Cls | Inst | Fn | InstalledSuper
 
 
 def qualname(node: nodes.FunctionDef | nodes.ClassDef) -> str:
@@ -123,7 +123,7 @@ def call_args(call: nodes.Call) -> CallArgs:
     return CallArgs(count, strings)
 
 
-def unique(values: Iterable[Value]) -> list[Value]:
+def unique(values: Iterable[InstalledValue]) -> list[InstalledValue]:
     return list(dict.fromkeys(values))[:MAX_VALUES]
 
 

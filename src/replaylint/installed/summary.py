@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from astroid import nodes
 
 from replaylint.core.findings import ChainLink
-from replaylint.installed.values import Cls, Evaluator, Fn, Inst, Value, call_args
+from replaylint.installed.values import Cls, Fn, Inst, InstalledEvaluator, InstalledValue, call_args
 from replaylint.resolve.catalog import Catalog, Entry
 
 
@@ -37,7 +37,7 @@ def calls_in(fn: nodes.FunctionDef) -> list[nodes.Call]:
 
 
 class Summaries:
-    def __init__(self, evaluator: Evaluator, catalog: Catalog) -> None:
+    def __init__(self, evaluator: InstalledEvaluator, catalog: Catalog) -> None:
         self._ev = evaluator
         self._catalog = catalog
         self._edges: dict[Fn, tuple[Edge, ...]] = {}
@@ -51,7 +51,7 @@ class Summaries:
             cached = self._edges[fn] = self._summarise(fn)
         return cached
 
-    def targets(self, value: Value) -> list[Fn]:
+    def targets(self, value: InstalledValue) -> list[Fn]:
         """The followed functions that calling `value` runs."""
         if isinstance(value, Fn):
             return [value]

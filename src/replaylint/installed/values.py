@@ -15,15 +15,15 @@ from collections.abc import Callable
 
 from astroid import nodes
 
-from replaylint.installed.modules import ModuleInfo, Modules, absolute_name
+from replaylint.installed.modules import InstalledModule, Modules, absolute_name
 from replaylint.installed.objects import (
     NO_ARGS,
     Cls,
     Fn,
     Inst,
+    InstalledSuper,
+    InstalledValue,
     Mod,
-    Super,
-    Value,
     assigned_value,
     c3,
     call_args,
@@ -40,18 +40,18 @@ from replaylint.resolve.catalog import CallArgs, Catalog
 _MAX_DEPTH = 60  # nested evaluations (names through assignments, imports, returns)
 
 
-class Evaluator:
+class InstalledEvaluator:
     """Values of expressions in followed code, memoized for the run."""
 
     def __init__(self, modules: Modules, catalog: Catalog, followed: Callable[[str], bool]):
         self.modules = modules
         self._catalog = catalog
         self._followed = followed
-        self._exprs: dict[tuple[int, Fn | None], list[Value]] = {}
-        self._returns: dict[Fn, list[Value]] = {}
+        self._exprs: dict[tuple[int, Fn | None], list[InstalledValue]] = {}
+        self._returns: dict[Fn, list[InstalledValue]] = {}
         self._mros: dict[Cls, tuple[Cls | str, ...]] = {}
         self._selfs: dict[Cls, dict[str, list[tuple[nodes.FunctionDef, nodes.NodeNG]]]] = {}
-        self._resolved: dict[str, list[Value]] = {}
+        self._resolved: dict[str, list[InstalledValue]] = {}
         self._active: set[object] = set()
         self._depth = 0
 
@@ -63,14 +63,14 @@ class Evaluator:
     def cls(self, node: nodes.ClassDef) -> Cls:
         return Cls(node.root().name, qualname(node), node.lineno or 0, node)
 
-    def resolve(self, path: str) -> list[Value]:
+    def resolve(self, path: str) -> list[InstalledValue]:
         """The definitions a dotted path into followed code names (`pkg.mod.Class().method`);
         what cannot be followed stays a path."""
         if path not in self._resolved:
             self._resolved[path] = self._resolve(path, frozenset())
         return self._resolved[path]
 
-    def _resolve(self, path: str, seen: frozenset[str]) -> list[Value]:
+    def _resolve(self, path: str, seen: frozenset[str]) -> list[InstalledValue]:
         if path in seen or len(seen) > 8 or not self._enter(("resolve", path)):
             return [path]
         try:
@@ -78,13 +78,13 @@ class Evaluator:
             top = pieces[0]
             if not top.isidentifier() or not self.modules.exists(top):
                 return [path]
-            values: list[Value] = [Mod(top)]
+            values: list[InstalledValue] = [Mod(top)]
             for piece in pieces[1:]:
                 name, calls = piece.rstrip("()"), piece.count("()")
                 values = unique(v for value in values for v in self._member_text(value, name))
                 for _ in range(calls):
                     values = unique(v for value in values for v in self.result(value, NO_ARGS))
-            out: list[Value] = []
+            out: list[InstalledValue] = []
             for value in values:  # a re-export (`from .llm import complete`) is followed on
                 if isinstance(value, str) and value != path and self._followed(value):
                     out += self._resolve(value, seen | {path})
@@ -94,12 +94,12 @@ class Evaluator:
         finally:
             self._leave(("resolve", path))
 
-    def _member_text(self, value: Value, name: str) -> list[Value]:
+    def _member_text(self, value: InstalledValue, name: str) -> list[InstalledValue]:
         return [f"{value}.{name}"] if isinstance(value, str) else self.member(value, name)
 
     # ------------------------------------------------------------------ expressions
 
-    def expr(self, node: nodes.NodeNG, ctx: Fn | None) -> list[Value]:
+    def expr(self, node: nodes.NodeNG, ctx: Fn | None) -> list[InstalledValue]:
         # Module and class level code has no `self`: evaluate it once, whatever the caller.
         frame = node.frame()
         ctx = ctx if isinstance(frame, (nodes.FunctionDef, nodes.Lambda)) else None
@@ -127,7 +127,7 @@ class Evaluator:
         self._active.discard(key)
         self._depth -= 1
 
-    def _expr(self, node: nodes.NodeNG, ctx: Fn | None) -> list[Value]:
+    def _expr(self, node: nodes.NodeNG, ctx: Fn | None) -> list[InstalledValue]:
         if isinstance(node, nodes.Name):
             return self._name(node, ctx)
         if isinstance(node, nodes.Attribute):
@@ -144,13 +144,13 @@ class Evaluator:
             return [v for value in node.values for v in self.expr(value, ctx)]
         return []
 
-    def _call(self, node: nodes.Call, ctx: Fn | None) -> list[Value]:
+    def _call(self, node: nodes.Call, ctx: Fn | None) -> list[InstalledValue]:
         funcs = self.expr(node.func, ctx)
         if "builtins.super" in funcs and ctx is not None:
             owner = ctx.node.parent
             if isinstance(owner, nodes.ClassDef):
                 defining = self.cls(owner)
-                return [Super(ctx.receiver or defining, defining)]
+                return [InstalledSuper(ctx.receiver or defining, defining)]
         if "builtins.getattr" in funcs and len(node.args) >= 2:
             name = fold_string(node.args[1])
             if name is not None:
@@ -158,7 +158,7 @@ class Evaluator:
         args = call_args(node)
         return [v for func in funcs for v in self.result(func, args)]
 
-    def _name(self, node: nodes.Name, ctx: Fn | None) -> list[Value]:
+    def _name(self, node: nodes.Name, ctx: Fn | None) -> list[InstalledValue]:
         scope, stmts = node.lookup(node.name)
         if isinstance(scope, nodes.Module) and scope.name == "builtins" or not stmts:
             info = self.modules.get(node.root().name)
@@ -166,7 +166,7 @@ class Evaluator:
             return starred or [f"builtins.{node.name}"]
         return [v for stmt in stmts for v in self._binding(stmt, node.name, ctx)]
 
-    def _binding(self, stmt: nodes.NodeNG, name: str, ctx: Fn | None) -> list[Value]:
+    def _binding(self, stmt: nodes.NodeNG, name: str, ctx: Fn | None) -> list[InstalledValue]:
         if isinstance(stmt, nodes.Import):
             for orig, alias in stmt.names:
                 if alias == name:
@@ -200,7 +200,7 @@ class Evaluator:
 
     def _parameter(
         self, target: nodes.AssignName, args: nodes.Arguments, ctx: Fn | None
-    ) -> list[Value]:
+    ) -> list[InstalledValue]:
         func = args.parent
         first = [*(args.posonlyargs or []), *(args.args or [])][:1]
         if isinstance(func, nodes.FunctionDef) and isinstance(func.parent, nodes.ClassDef):
@@ -212,7 +212,7 @@ class Evaluator:
                     receiver = ctx.receiver  # an inherited method, reached through a subclass
                 return [receiver] if kind == "class" else [Inst(receiver)]
         annotation, default = parameter_parts(args, target)
-        values: list[Value] = []
+        values: list[InstalledValue] = []
         if annotation is not None:  # `client: anthropic.Anthropic` is an instance of it
             for kind_of in self._annotation(annotation, ctx):
                 if isinstance(kind_of, str):
@@ -223,7 +223,7 @@ class Evaluator:
             values += self.expr(default, ctx)
         return values
 
-    def _annotation(self, node: nodes.NodeNG, ctx: Fn | None) -> list[Value]:
+    def _annotation(self, node: nodes.NodeNG, ctx: Fn | None) -> list[InstalledValue]:
         if isinstance(node, nodes.BinOp) and node.op == "|":
             return self._annotation(node.left, ctx) + self._annotation(node.right, ctx)
         if isinstance(node, nodes.Subscript):
@@ -236,7 +236,7 @@ class Evaluator:
             return [v for v in self.expr(node, ctx) if v != "builtins.None"]
         return []
 
-    def _star(self, info: ModuleInfo, name: str) -> list[Value]:
+    def _star(self, info: InstalledModule, name: str) -> list[InstalledValue]:
         for module in info.star_imports:
             if self._followed(module):
                 star = self.modules.get(module)
@@ -248,7 +248,7 @@ class Evaluator:
 
     # ------------------------------------------------------------------ members and calls
 
-    def member(self, value: Value, name: str) -> list[Value]:
+    def member(self, value: InstalledValue, name: str) -> list[InstalledValue]:
         if isinstance(value, str):
             if self._followed(value) and not self._catalog.has_members(value):
                 resolved = self.resolve(value)
@@ -261,11 +261,11 @@ class Evaluator:
             return self._class_member(value, name, instance=False)
         if isinstance(value, Inst):
             return self._class_member(value.cls, name, instance=True)
-        if isinstance(value, Super):
+        if isinstance(value, InstalledSuper):
             return self._class_member(value.receiver, name, instance=True, after=value.after)
         return []
 
-    def result(self, value: Value, args: CallArgs) -> list[Value]:
+    def result(self, value: InstalledValue, args: CallArgs) -> list[InstalledValue]:
         """What calling the value returns."""
         if isinstance(value, str):
             resolved = self.resolve(value) if self._followed(value) else [value]
@@ -289,7 +289,7 @@ class Evaluator:
             return unique(v for f in calls if isinstance(f, Fn) for v in self.returns(f))
         return []
 
-    def returns(self, fn: Fn) -> list[Value]:
+    def returns(self, fn: Fn) -> list[InstalledValue]:
         if fn in self._returns:
             return self._returns[fn]
         if not self._enter(("returns", fn)):
@@ -308,7 +308,7 @@ class Evaluator:
         self._returns[fn] = unique(found)
         return self._returns[fn]
 
-    def _module_member(self, module: str, name: str) -> list[Value]:
+    def _module_member(self, module: str, name: str) -> list[InstalledValue]:
         sub = f"{module}.{name}"
         info = self.modules.get(module) if self._followed(module) else None
         if info is None:  # not followed, missing or opaque: only its submodules are known
@@ -322,17 +322,17 @@ class Evaluator:
 
     def _class_member(
         self, cls: Cls, name: str, *, instance: bool, after: Cls | None = None
-    ) -> list[Value]:
+    ) -> list[InstalledValue]:
         order = self.mro(cls)
         if after is not None and after in order:
             order = order[order.index(after) + 1 :]
-        found: list[Value] = []
+        found: list[InstalledValue] = []
         if instance and after is None:
             for owner in order:
                 if isinstance(owner, Cls):
                     for method, value in self.self_assignments(owner).get(name, ()):
                         found += self.expr(value, self.function(method, cls))
-        external: list[Value] = []
+        external: list[InstalledValue] = []
         for owner in order:
             if isinstance(owner, str):
                 # An SDK class built on a catalog client (`class Chat(OpenAI)`) is that client;

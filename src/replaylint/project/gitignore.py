@@ -15,7 +15,7 @@ log = logging.getLogger("replaylint")
 
 
 @dataclass(frozen=True)
-class Rule:
+class IgnoreRule:
     regex: re.Pattern[str]
     negated: bool
     directory_only: bool
@@ -54,7 +54,7 @@ def _translate(pattern: str) -> str:
     return "".join(out)
 
 
-def parse(text: str, source: str = ".gitignore") -> list[Rule]:
+def parse(text: str, source: str = ".gitignore") -> list[IgnoreRule]:
     """The rules of one file (`source` names it in debug output). A pattern that makes no
     valid regex, such as `[z-a]`, is dropped with a reason: git matches nothing with it."""
     rules = []
@@ -79,17 +79,17 @@ def parse(text: str, source: str = ".gitignore") -> list[Rule]:
         except re.error as error:
             log.debug("%s:%d: pattern ignored: %s", source, number, error)
             continue
-        rules.append(Rule(regex, negated, directory_only))
+        rules.append(IgnoreRule(regex, negated, directory_only))
     return rules
 
 
 class IgnoreStack:
     """The .gitignore files in force at one point of a walk, outermost first."""
 
-    def __init__(self, layers: list[tuple[str, list[Rule]]] | None = None) -> None:
+    def __init__(self, layers: list[tuple[str, list[IgnoreRule]]] | None = None) -> None:
         self.layers = layers or []
 
-    def entering(self, directory: str, rules: list[Rule]) -> IgnoreStack:
+    def entering(self, directory: str, rules: list[IgnoreRule]) -> IgnoreStack:
         """The stack inside `directory`, whose .gitignore holds `rules`."""
         return IgnoreStack([*self.layers, (directory, rules)]) if rules else self
 

@@ -58,43 +58,63 @@ class Calls(Walker):
     _read: Callable[[cst.CSTNode, Value], Value]
 
     def _call(self, node: cst.Call) -> Value:
-        func = node.func
         self._hand_over(node)  # containers.py: what each comprehension argument is handed to
-        receiver: Value | None = None
+        early, callee, receiver = self._callee(node)
+        if early is not None:
+            return early
+        path = callee.path if isinstance(callee, Ext) else ""
+        recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
+        passive = self._passive(node, path, recorder)
+        saved_recording = self.recording
+        # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
+        self.recording = recorder or (saved_recording and path in _WRAPPERS)
+        values, cargs = self._arguments(node, path, passive)
+        self.recording = saved_recording
+        value = self._apply(callee, node, values, cargs)
+        value = self._observed(node, receiver, values, value)  # containers.py: sets, facts
+        # `getattr(os, "environ")` reads what it folds to (a helper's result is its own report).
+        return self._read(node, value) if isinstance(callee, Ext) else value
+
+    def _callee(self, node: cst.Call) -> tuple[Value | None, Value, Value | None]:
+        """(the call's value when it is decided here, else None; what is called; its receiver)."""
+        func = node.func
         if isinstance(func, cst.Attribute):
             owner = self._quiet(func.value)  # `os.environ.get(...)` is reported as the call
-            receiver = owner
             method = func.attr.value
             if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:
                 args = [self.eval(arg.value) for arg in node.args]
-                return self._read(
-                    node, self._index_namespace(owner, args[0] if args else UNKNOWN, node)
-                )
+                found = self._index_namespace(owner, args[0] if args else UNKNOWN, node)
+                return self._read(node, found), UNKNOWN, owner
             if isinstance(owner, Mapping) and method == "get":
                 args = [self.eval(arg.value) for arg in node.args]
                 key = args[0] if args else UNKNOWN
-                return owner.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
+                found = owner.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
+                return found, UNKNOWN, owner
             text = folds.str_const(owner)
             if text is not None:
                 args = [self.eval(arg.value) for arg in node.args]
-                return self._observed(node, owner, args, folds.str_method(text, method, args))
-            callee = self.attr(owner, method)
-        else:
-            if isinstance(func, cst.Name) and self.scope.lookup(func.value) is None:
-                if func.value == "super" and self.method_of is not None:
-                    return Super(self.method_of)
-                if func.value in ("staticmethod", "classmethod") and len(node.args) == 1:
-                    return self.eval(node.args[0].value)
-            callee = self.eval(func)
-            if isinstance(func, cst.Subscript) and _type_arguments(func):
-                # `TemporalDurability[Deps](...)`: a generic class specialised, then built.
-                base = self._peek(func.value)
-                if isinstance(base, (Ext, Class)):
-                    callee = base
-        path = callee.path if isinstance(callee, Ext) else ""
-        recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
+                folded = folds.str_method(text, method, args)
+                return self._observed(node, owner, args, folded), UNKNOWN, owner
+            return None, self.attr(owner, method), owner
+        if isinstance(func, cst.Name) and self.scope.lookup(func.value) is None:
+            if func.value == "super" and self.method_of is not None:
+                return Super(self.method_of), UNKNOWN, None
+            if func.value in ("staticmethod", "classmethod") and len(node.args) == 1:
+                return self.eval(node.args[0].value), UNKNOWN, None
+        callee = self.eval(func)
+        if isinstance(func, cst.Subscript) and _type_arguments(func):
+            # `TemporalDurability[Deps](...)`: a generic class specialised, then built.
+            base = self._peek(func.value)
+            if isinstance(base, (Ext, Class)):
+                callee = base
+        return None, callee, None
+
+    def _passive(self, node: cst.Call, path: str, recorder: bool) -> bool:
+        """Does the call hand its arguments on without running them here (a recorder, a
+        registration, a builtin that only looks at them)? A registration takes effect now."""
         registrar = bool(path) and self._register(path, node)
-        passive = (
+        func = node.func
+        return (
             recorder
             or registrar
             or (
@@ -104,9 +124,10 @@ class Calls(Walker):
             )
             or (self.recording and path in _WRAPPERS)
         )
-        saved_recording = self.recording
-        # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
-        self.recording = recorder or (saved_recording and path in _WRAPPERS)
+
+    def _arguments(self, node: cst.Call, path: str, passive: bool) -> tuple[list[Value], CallArgs]:
+        """Each argument's value, in order, and what the catalog asks of them: how many are
+        not None, the strings by position or keyword, a leading zero, the classes held."""
         values: list[Value] = []
         count = 0
         strings: dict[str, str] = {}
@@ -116,14 +137,7 @@ class Calls(Walker):
         factories = self._factory_arguments(path)
         for index, arg in enumerate(node.args):
             if factories and _is_factory(arg, index, factories):
-                # A field's default factory runs when an instance is built, not here.
-                outer, self.func = self.func, self._defaults_of(self.cls)  # type: ignore[arg-type]
-                value = self.eval(arg.value)
-                self._passed_on(arg.value, value)
-                for edge in self.func.calls:  # `<lambda>` in a chain says less than the field
-                    if isinstance(value, Func) and edge.target is value.info:
-                        edge.call = f"{_declared_field(self.statement) or 'field'} default"
-                self.func = outer
+                value = self._default_factory(arg)
             else:
                 value = self.eval(arg.value)
                 if not passive:
@@ -145,11 +159,19 @@ class Calls(Walker):
                 held = _instance_classes(value)
                 if held:
                     instances[arg.keyword.value] = held
-        self.recording = saved_recording
-        value = self._apply(callee, node, values, CallArgs(count, strings, zero_first, instances))
-        value = self._observed(node, receiver, values, value)  # containers.py: sets, facts
-        # `getattr(os, "environ")` reads what it folds to (a helper's result is its own report).
-        return self._read(node, value) if isinstance(callee, Ext) else value
+        return values, CallArgs(count, strings, zero_first, instances)
+
+    def _default_factory(self, arg: cst.Arg) -> Value:
+        """A field's default factory runs when an instance is built, not here: it is walked as
+        part of the class's defaults."""
+        outer, self.func = self.func, self._defaults_of(self.cls)  # type: ignore[arg-type]
+        value = self.eval(arg.value)
+        self._passed_on(arg.value, value)
+        for edge in self.func.calls:  # `<lambda>` in a chain says less than the field
+            if isinstance(value, Func) and edge.target is value.info:
+                edge.call = f"{_declared_field(self.statement) or 'field'} default"
+        self.func = outer
+        return value
 
     def _register(self, path: str, node: cst.Call) -> bool:
         """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:

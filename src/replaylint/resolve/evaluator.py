@@ -16,7 +16,7 @@ from replaylint.resolve.facts import FactSink
 from replaylint.resolve.imports import Imports
 from replaylint.resolve.model import ModuleInfo
 from replaylint.resolve.statements import Statements
-from replaylint.resolve.walker import Resolver
+from replaylint.resolve.walker import ModuleSource
 
 
 def _nothing(node: cst.CSTNode) -> None:
@@ -25,7 +25,7 @@ def _nothing(node: cst.CSTNode) -> None:
 
 class Evaluator(Statements, Expressions, Calls, Definitions, Imports, Containers):
     def __init__(
-        self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink
+        self, project: ModuleSource, module: ModuleInfo, catalog: Catalog, sink: FactSink
     ) -> None:
         super().__init__(project, module, catalog, sink)
         self._stmt = {

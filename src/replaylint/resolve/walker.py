@@ -101,7 +101,7 @@ def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
                     yield item
 
 
-class Resolver(Protocol):
+class ModuleSource(Protocol):
     """What the walk asks of the project it belongs to (implemented by replaylint.engine.project)."""
 
     frameworks: Frameworks
@@ -148,7 +148,7 @@ class Walker:
     _expr: dict[type[cst.CSTNode], Callable[[Any], Value]]
 
     def __init__(
-        self, project: Resolver, module: ModuleInfo, catalog: Catalog, sink: FactSink
+        self, project: ModuleSource, module: ModuleInfo, catalog: Catalog, sink: FactSink
     ) -> None:
         self.project = project
         self.m = module

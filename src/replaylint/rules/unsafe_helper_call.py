@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from replaylint.core.codes import Code
 from replaylint.core.findings import FixRef
-from replaylint.graph.callgraph import Step, UnsafeHelpers
+from replaylint.graph.callgraph import Hop, UnsafeHelpers
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.facts import Call, Fact
 from replaylint.resolve.model import FunctionInfo, HelperCall, Hit, ModuleInfo
@@ -45,7 +45,7 @@ class UnsafeHelperCall(FactRule):
 
     def findings(
         self, function: FunctionInfo, helpers: UnsafeHelpers
-    ) -> Iterator[tuple[HelperCall, list[Step]]]:
+    ) -> Iterator[tuple[HelperCall, list[Hop]]]:
         for call in function.calls:
             if call.governed and call.reported:
                 chain = helpers.chain(call.target)
