@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from replaylint.workflows.canonical import exception_type_name, to_json_value
+from replaylint.workflows.canonical import check_text, exception_type_name, to_json_value
+from replaylint.workflows.clock import check_start
 from replaylint.workflows.commands import (
     Command,
     CommandRequest,
@@ -46,6 +47,9 @@ def record(
     called from outside the run, an activity left running) always propagates.
     The history is written in the oldest format version that can hold it.
     """
+    if isinstance(run_id, str):  # another type is refused by RunContext below
+        check_text(run_id, "record()", "run_id")
+    check_start(started_at)
     session = LiveSession()
     ctx = RunContext(
         run_id=run_id,
@@ -59,7 +63,7 @@ def record(
     # The workflow gets the JSON form of its input, exactly what a replay will hand it.
     try:
         outcome = run_workflow(
-            workflow, ctx, to_json_value(recorded_input, "workflow input"), session
+            workflow, ctx, to_json_value(recorded_input, "workflow input", writable=False), session
         )
     except Exception as exc:
         if session.failure is not None:
@@ -67,6 +71,7 @@ def record(
         if not record_failure:
             raise
         failure = RecordedError(type=exception_type_name(exc), message=str(exc))
+        check_text(failure.message, "the workflow's failure", "its message")
     else:
         if session.failure is not None:  # raised inside the workflow, then swallowed by it
             raise session.failure

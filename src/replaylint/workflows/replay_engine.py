@@ -57,7 +57,7 @@ def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) ->
     )
     try:
         outcome = run_workflow(
-            workflow, ctx, to_json_value(history.input, "workflow input"), session
+            workflow, ctx, to_json_value(history.input, "workflow input", writable=False), session
         )
     except KeyboardInterrupt:
         raise
