@@ -353,8 +353,20 @@ def rules_command() -> None:
     help="Temporal workflow class (or module of them) to replay Temporal histories against; "
     "default: `replay-workflows` in the configuration.",
 )
-def replay(paths: tuple[str, ...], workflows: tuple[str, ...]) -> None:
-    """Replay recorded histories (JSON files, or folders of them) against the current code."""
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Stop a history's replay after this long and report `no progress after N s`.",
+)
+def replay(paths: tuple[str, ...], workflows: tuple[str, ...], timeout: float) -> None:
+    """Replay recorded histories (JSON files, or folders of them) against the current code.
+
+    Each history is replayed in a process of its own and gets one line on stdout; when
+    there is more than one, a summary line on stderr counts them by verdict.
+    """
     from pathlib import Path
 
     from replaylint.config import ConfigError, discover
@@ -365,7 +377,11 @@ def replay(paths: tuple[str, ...], workflows: tuple[str, ...]) -> None:
             workflows = discover(Path.cwd()).replay_workflows
         except ConfigError as error:
             _usage_error(str(error))
-    sys.exit(replay_paths(list(paths or ("tests/histories",)), sys.stdout, workflows=workflows))
+    given = list(paths or ("tests/histories",))
+    status = replay_paths(
+        given, sys.stdout, workflows=workflows, timeout=timeout, summary=sys.stderr
+    )
+    sys.exit(status)
 
 
 @cli.command()

@@ -10,19 +10,27 @@ import logging
 import os
 import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from replaylint.workflows import HistoryError, NonDeterminismError, RecordedHistory, assert_replays
 from replaylint.workflows.history import read_document
 
 OK, DIVERGED, ERROR = 0, 1, 2
 DEFAULT_PATHS = ("tests/histories",)
+DEFAULT_TIMEOUT = 60.0  # seconds a history may take to replay before it is stopped
+# How temporalio's core prefixes a failure to process the history itself (not the code).
+_MACHINES_FAILED = "Fatal error in workflow machines: "
 TEMPORAL_MISSING = (
     "temporalio is not installed; `pip install temporalio` to replay Temporal histories"
 )
+
+
+if TYPE_CHECKING:
+    from replaylint.harness.isolate import Ended
 
 
 class WorkflowImportError(Exception):
@@ -30,7 +38,13 @@ class WorkflowImportError(Exception):
 
 
 def replay_paths(
-    paths: list[str], out: TextIO, root: Path | None = None, workflows: Sequence[str] = ()
+    paths: list[str],
+    out: TextIO,
+    root: Path | None = None,
+    workflows: Sequence[str] = (),
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    summary: TextIO | None = None,
 ) -> int:
     """Replay every history under `paths`, print one line each to `out`, return the worst status.
 
@@ -40,13 +54,21 @@ def replay_paths(
     against the `workflows` classes (``package.module:Class``, or a module for all of its
     workflow classes). Imports see `root` (default: the current directory) first on
     sys.path. Status: 0 all replayed, 1 some run diverged, 2 some history was unreadable,
-    invalid, or its workflow could not be imported or run. Every history is tried and
-    gets its own line, whatever its workflow does (even ``sys.exit()`` at import).
+    invalid, or its workflow could not be imported or run.
+
+    Each history is replayed in a child process of its own (harness/isolate.py), so
+    every one gets its line whatever its workflow does: ``sys.exit()`` is the workflow's
+    outcome, ``os._exit()`` or a crash of the process an error saying how it ended, and a
+    replay still running after `timeout` seconds (None: no limit) is stopped and reported
+    as ``no progress after N s``. With `summary`, a line counting the histories by
+    verdict is written there when there was more than one.
     """
     cwd = Path.cwd()
     project = (root if root is not None else cwd).resolve()
-    temporal = _TemporalWorkflows(tuple(workflows))
-    status = OK
+    specs = tuple(workflows)
+    if specs:
+        _preload_temporal()
+    tally: Counter[int] = Counter()
     with _first_on_sys_path(project):
         for given in paths or list(DEFAULT_PATHS):
             target = Path(given) if Path(given).is_absolute() else cwd / given
@@ -55,20 +77,29 @@ def replay_paths(
                     (p for p in target.glob("*.json") if p.is_file()), key=lambda p: p.name
                 )
                 if not files:
-                    status = max(
-                        status,
-                        _report(out, ERROR, f"error {_shown(target, cwd)}: no *.json histories"),
-                    )
+                    tally[
+                        _report(out, ERROR, f"error {_shown(target, cwd)}: no *.json histories")
+                    ] += 1
                 for file in files:
-                    status = max(status, _replay_file(file, cwd, out, temporal))
+                    tally[_replay_file(file, cwd, out, specs, timeout)] += 1
             elif target.exists():
-                status = max(status, _replay_file(target, cwd, out, temporal))
+                tally[_replay_file(target, cwd, out, specs, timeout)] += 1
             else:
-                status = max(
-                    status,
-                    _report(out, ERROR, f"error {_shown(target, cwd)}: no such file or directory"),
-                )
-    return status
+                line = f"error {_shown(target, cwd)}: no such file or directory"
+                tally[_report(out, ERROR, line)] += 1
+    if summary is not None and sum(tally.values()) > 1:
+        out.flush()  # in a log that merges both streams the summary comes last
+        print(summary_line(tally), file=summary)
+    return max(tally, default=OK)
+
+
+def summary_line(tally: Counter[int]) -> str:
+    """``3 histories: 1 ok, 1 diverged, 1 error``: every verdict line counted."""
+    total = sum(tally.values())
+    return (
+        f"{total} histor{'y' if total == 1 else 'ies'}: {tally[OK]} ok, "
+        f"{tally[DIVERGED]} diverged, {tally[ERROR]} error{'' if tally[ERROR] == 1 else 's'}"
+    )
 
 
 def import_workflow(path: str) -> Callable[..., Any]:
@@ -103,18 +134,45 @@ def _import_target(path: str, module_name: str, attribute: str) -> Any:
     return target
 
 
-def _replay_file(file: Path, cwd: Path, out: TextIO, temporal: _TemporalWorkflows) -> int:
+def _replay_file(
+    file: Path, cwd: Path, out: TextIO, specs: tuple[str, ...], timeout: float | None
+) -> int:
+    from replaylint.harness.isolate import Ended, run_isolated  # only when replaying
+
     shown = _shown(file, cwd)
-    try:
-        status, detail = _replay_one(file, temporal)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # one history's problem never stops the others
-        status, detail = ERROR, _describe(exc)
+    answer = run_isolated(replay_verdict, (str(file), list(specs)), timeout=timeout)
+    if isinstance(answer, Ended):
+        status, detail = ERROR, _how_it_ended(answer, timeout)
+    else:
+        status, detail = answer
     word = {OK: "ok", DIVERGED: "diverged", ERROR: "error"}[status]
     return _report(
         out, status, f"{word} {shown} {detail}" if status == OK else f"{word} {shown}: {detail}"
     )
+
+
+def replay_verdict(file: str, specs: list[str]) -> list[Any]:
+    """``[status, detail]`` of one history; what the child process of `_replay_file` runs."""
+    try:
+        status, detail = _replay_one(Path(file), _TemporalWorkflows(tuple(specs)))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # one history's problem never stops the others
+        status, detail = ERROR, _describe(exc)
+    return [status, detail]
+
+
+def _how_it_ended(ended: Ended, timeout: float | None) -> str:
+    if ended.timed_out:
+        return f"no progress after {timeout:g} s (the replay was stopped; --timeout sets the limit)"
+    if ended.signal_name is not None:
+        how = f"the replay's process was killed by {ended.signal_name} before it gave a verdict"
+    else:
+        how = (
+            f"the replay's process ended with exit status {ended.exit_status} before it gave "
+            "a verdict (os._exit or a crash in the code it ran)"
+        )
+    return f"{how}; its last output: {ended.last_words}" if ended.last_words else how
 
 
 def _replay_one(file: Path, temporal: _TemporalWorkflows) -> tuple[int, str]:
@@ -201,13 +259,19 @@ class _TemporalWorkflows:
         try:
             with _quiet_logger("temporalio"):
                 result = _run_coroutine(replay)
+        except KeyboardInterrupt:
+            raise
         except Exception as exc:  # an unusable history or class, said in one line
             return ERROR, f"temporalio cannot replay it: {_describe(exc)}"
+        except BaseException as exc:  # SystemExit from the workflow: the Replayer would hang
+            return (
+                DIVERGED,
+                f"Temporal replay (workflow task failed): the code raised {_describe(exc)}",
+            )
         failure = result.replay_failure
         if failure is None:
             return OK, f"({len(data['events'])} events, Temporal)"
-        reason = "nondeterminism" if isinstance(failure, nondeterminism) else "workflow task failed"
-        return DIVERGED, f"Temporal replay ({reason}): {_temporal_message(failure)}"
+        return _temporal_failure(failure, nondeterminism)
 
     def classes(self) -> list[type]:
         if self._classes is None:
@@ -248,6 +312,24 @@ def _temporal_type(data: dict[str, Any]) -> str | None:
     return name if isinstance(name, str) else None
 
 
+def _temporal_failure(failure: BaseException, nondeterminism: type) -> tuple[int, str]:
+    message = _temporal_message(failure)
+    if isinstance(failure, nondeterminism):
+        return DIVERGED, f"Temporal replay (nondeterminism): {message}"
+    if message.startswith(_MACHINES_FAILED):
+        # Core's workflow machines could not process the history itself: the file is at
+        # fault, not the code. Its reason is kept; the event it dumps is named by its id.
+        reason = message[len(_MACHINES_FAILED) :].split(" Event detail:")[0]
+        event = re.search(r"event_id: (\d+)", message)
+        where = (
+            f" (event {event.group(1)})"
+            if event and f"event {event.group(1)}" not in reason
+            else ""
+        )
+        return ERROR, f"Temporal replay (invalid history): {reason}{where}"
+    return DIVERGED, f"Temporal replay (workflow task failed): {message}"
+
+
 def _temporal_message(failure: BaseException) -> str:
     # Core's failures print as a Rust struct; its `message: "..."` is the sentence to show.
     text = str(failure)
@@ -260,9 +342,25 @@ def _run_coroutine(make: Callable[[], Any]) -> Any:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(make())
+        return _run_unattended(make())
     with ThreadPoolExecutor(max_workers=1) as pool:  # called from inside a running loop
-        return pool.submit(lambda: asyncio.run(make())).result()
+        return pool.submit(lambda: _run_unattended(make())).result()
+
+
+def _run_unattended(coroutine: Any) -> Any:
+    # A fresh loop that is never cleaned up: this runs in a child process that ends right
+    # after, and after a SystemExit escaped the Replayer its tasks would never finish.
+    return asyncio.new_event_loop().run_until_complete(coroutine)
+
+
+def _preload_temporal() -> None:
+    # Each history's child starts from this process: importing temporalio once here spares
+    # every child a quarter of a second. The import starts no thread, so forking stays safe.
+    for name in ("temporalio.worker", "temporalio.client", "temporalio.runtime"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # not installed (or broken): each history says so in its line
+            return
 
 
 @contextlib.contextmanager
@@ -283,8 +381,8 @@ def _describe(exc: BaseException) -> str:
 
 
 def _report(out: TextIO, status: int, line: str) -> int:
-    # One line per history, whatever the message contained.
-    print(" ".join(line.splitlines()), file=out)
+    # One line per history, whatever the message contained, shown as soon as it is known.
+    print(" ".join(line.splitlines()), file=out, flush=True)
     return status
 
 

@@ -1,0 +1,1 @@
+"""The replay command's harness: each history replayed in a child process of its own."""
