@@ -140,6 +140,7 @@ class _Fired:
 
 
 Workflow = Callable[[RunContext, Any], Any]
+LEFTOVER_SECONDS = 1.0
 __all__ = ["RunContext", "Workflow", "run_workflow", "workflow_path"]  # workflow_path: its old home
 
 
@@ -182,13 +183,23 @@ def _run_on_own_loop(main: Coroutine[Any, Any, Any]) -> Any:
         return loop.run_until_complete(main)
     finally:
         try:
-            leftovers = [task for task in asyncio.all_tasks(loop) if not task.done()]
-            for task in leftovers:
-                task.cancel()
-            if leftovers:
-                loop.run_until_complete(asyncio.gather(*leftovers, return_exceptions=True))
+            _cancel_leftovers(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.run_until_complete(loop.shutdown_default_executor())
         finally:
             asyncio.set_event_loop(None)
             loop.close()
+
+
+def _cancel_leftovers(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel the tasks the workflow left running and give them LEFTOVER_SECONDS to end."""
+    leftovers = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in leftovers:
+        task.cancel()
+    if not leftovers:
+        return
+    # Bounded: a task that swallows its cancellation and waits again must not hang the run.
+    loop.run_until_complete(asyncio.wait(leftovers, timeout=LEFTOVER_SECONDS))
+    for task in leftovers:
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: an error of a leftover is not the run's outcome
