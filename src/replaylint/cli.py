@@ -358,15 +358,10 @@ def rules_command() -> None:
     type=click.FloatRange(min=0, min_open=True),
     default=60.0,
     show_default=True,
-    metavar="SECONDS",
-    help="Stop a history's replay after this long and report `no progress after N s`.",
+    help="Seconds a history may take; then its replay is stopped (`no progress after N s`).",
 )
 def replay(paths: tuple[str, ...], workflows: tuple[str, ...], timeout: float) -> None:
-    """Replay recorded histories (JSON files, or folders of them) against the current code.
-
-    Each history is replayed in a process of its own and gets one line on stdout; when
-    there is more than one, a summary line on stderr counts them by verdict.
-    """
+    """Replay recorded histories (JSON files or folders of them), each in a process of its own."""
     from pathlib import Path
 
     from replaylint.config import ConfigError, discover
@@ -377,11 +372,8 @@ def replay(paths: tuple[str, ...], workflows: tuple[str, ...], timeout: float) -
             workflows = discover(Path.cwd()).replay_workflows
         except ConfigError as error:
             _usage_error(str(error))
-    given = list(paths or ("tests/histories",))
-    status = replay_paths(
-        given, sys.stdout, workflows=workflows, timeout=timeout, summary=sys.stderr
-    )
-    sys.exit(status)
+    given, err = list(paths or ("tests/histories",)), sys.stderr  # the summary goes to stderr
+    sys.exit(replay_paths(given, sys.stdout, workflows=workflows, timeout=timeout, summary=err))
 
 
 @cli.command()

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib
 import inspect
-import logging
 import os
-import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -22,8 +18,6 @@ from replaylint.workflows.history import read_document
 OK, DIVERGED, ERROR = 0, 1, 2
 DEFAULT_PATHS = ("tests/histories",)
 DEFAULT_TIMEOUT = 60.0  # seconds a history may take to replay before it is stopped
-# How temporalio's core prefixes a failure to process the history itself (not the code).
-_MACHINES_FAILED = "Fatal error in workflow machines: "
 TEMPORAL_MISSING = (
     "temporalio is not installed; `pip install temporalio` to replay Temporal histories"
 )
@@ -67,30 +61,35 @@ def replay_paths(
     project = (root if root is not None else cwd).resolve()
     specs = tuple(workflows)
     if specs:
-        _preload_temporal()
+        from replaylint.harness import temporal  # imported only when Temporal is in play
+
+        temporal.preload()
     tally: Counter[int] = Counter()
     with _first_on_sys_path(project):
-        for given in paths or list(DEFAULT_PATHS):
-            target = Path(given) if Path(given).is_absolute() else cwd / given
-            if target.is_dir():
-                files = sorted(
-                    (p for p in target.glob("*.json") if p.is_file()), key=lambda p: p.name
-                )
-                if not files:
-                    tally[
-                        _report(out, ERROR, f"error {_shown(target, cwd)}: no *.json histories")
-                    ] += 1
-                for file in files:
-                    tally[_replay_file(file, cwd, out, specs, timeout)] += 1
-            elif target.exists():
+        for target, problem in _histories(paths or list(DEFAULT_PATHS), cwd):
+            if problem is None:
                 tally[_replay_file(target, cwd, out, specs, timeout)] += 1
             else:
-                line = f"error {_shown(target, cwd)}: no such file or directory"
-                tally[_report(out, ERROR, line)] += 1
+                tally[_report(out, ERROR, f"error {_shown(target, cwd)}: {problem}")] += 1
     if summary is not None and sum(tally.values()) > 1:
         out.flush()  # in a log that merges both streams the summary comes last
         print(summary_line(tally), file=summary)
     return max(tally, default=OK)
+
+
+def _histories(paths: list[str], cwd: Path) -> Iterator[tuple[Path, str | None]]:
+    """Each history file named, or in a folder named (sorted), or a path and why it has none."""
+    for given in paths:
+        target = Path(given) if Path(given).is_absolute() else cwd / given
+        if target.is_dir():
+            files = sorted((p for p in target.glob("*.json") if p.is_file()), key=lambda p: p.name)
+            if not files:
+                yield target, "no *.json histories"
+            yield from ((file, None) for file in files)
+        elif target.exists():
+            yield target, None
+        else:
+            yield target, "no such file or directory"
 
 
 def summary_line(tally: Counter[int]) -> str:
@@ -175,13 +174,13 @@ def _how_it_ended(ended: Ended, timeout: float | None) -> str:
     return f"{how}; its last output: {ended.last_words}" if ended.last_words else how
 
 
-def _replay_one(file: Path, temporal: _TemporalWorkflows) -> tuple[int, str]:
+def _replay_one(file: Path, exports: _TemporalWorkflows) -> tuple[int, str]:
     try:
         data = read_document(file)
     except HistoryError as exc:
         return ERROR, exc.detail
     if is_temporal_history(data):
-        return temporal.replay(data, file)
+        return exports.replay(data, file)
     try:
         history = RecordedHistory.from_dict(data, source=str(file))
         workflow = import_workflow(history.workflow)
@@ -221,6 +220,8 @@ class _TemporalWorkflows:
         self._runtime: Any = None
 
     def replay(self, data: dict[str, Any], file: Path) -> tuple[int, str]:
+        from replaylint.harness import temporal
+
         try:
             worker = importlib.import_module("temporalio.worker")
             client = importlib.import_module("temporalio.client")
@@ -239,8 +240,8 @@ class _TemporalWorkflows:
             classes = self.classes()
         except WorkflowImportError as exc:
             return ERROR, str(exc)
-        wanted = _temporal_type(data)
-        names = {_definition_name(cls): cls for cls in classes}
+        wanted = temporal.temporal_type(data)
+        names = {temporal.definition_name(cls): cls for cls in classes}
         if wanted is not None and None not in names and wanted not in names:
             given = ", ".join(f"{name!r}" for name in sorted(n for n in names if n))
             return ERROR, (
@@ -257,8 +258,8 @@ class _TemporalWorkflows:
             return await replayer.replay_workflow(history, raise_on_replay_failure=False)
 
         try:
-            with _quiet_logger("temporalio"):
-                result = _run_coroutine(replay)
+            with temporal.quiet_logger("temporalio"):
+                result = temporal.run_coroutine(replay)
         except KeyboardInterrupt:
             raise
         except Exception as exc:  # an unusable history or class, said in one line
@@ -271,16 +272,20 @@ class _TemporalWorkflows:
         failure = result.replay_failure
         if failure is None:
             return OK, f"({len(data['events'])} events, Temporal)"
-        return _temporal_failure(failure, nondeterminism)
+        kind, message = temporal.classify_failure(failure, nondeterminism)
+        status = ERROR if kind == "invalid history" else DIVERGED
+        return status, f"Temporal replay ({kind}): {message}"
 
     def classes(self) -> list[type]:
+        from replaylint.harness import temporal
+
         if self._classes is None:
             found: list[type] = []
             for spec in self.specs:
                 module_name, _, attribute = spec.partition(":")
                 target = _import_target(spec, module_name, attribute)
                 if attribute:
-                    if not inspect.isclass(target) or _definition_name(target) is None:
+                    if not inspect.isclass(target) or temporal.definition_name(target) is None:
                         raise WorkflowImportError(
                             f"{spec!r} is not a Temporal workflow class (@workflow.defn)"
                         )
@@ -289,90 +294,13 @@ class _TemporalWorkflows:
                 members = [
                     value
                     for _, value in sorted(vars(target).items())
-                    if inspect.isclass(value) and _definition_name(value) is not None
+                    if inspect.isclass(value) and temporal.definition_name(value) is not None
                 ]
                 if not members:
                     raise WorkflowImportError(f"module {spec!r} defines no Temporal workflow class")
                 found.extend(members)
             self._classes = found
         return self._classes
-
-
-def _definition_name(cls: type) -> str | None:
-    # @workflow.defn stores its definition on the class under this (stable) attribute.
-    definition = getattr(cls, "__temporal_workflow_definition", None)
-    name = getattr(definition, "name", None)
-    return name if isinstance(name, str) else None
-
-
-def _temporal_type(data: dict[str, Any]) -> str | None:
-    first = data["events"][0]
-    attributes = first.get("workflowExecutionStartedEventAttributes") or {}
-    name = (attributes.get("workflowType") or {}).get("name")
-    return name if isinstance(name, str) else None
-
-
-def _temporal_failure(failure: BaseException, nondeterminism: type) -> tuple[int, str]:
-    message = _temporal_message(failure)
-    if isinstance(failure, nondeterminism):
-        return DIVERGED, f"Temporal replay (nondeterminism): {message}"
-    if message.startswith(_MACHINES_FAILED):
-        # Core's workflow machines could not process the history itself: the file is at
-        # fault, not the code. Its reason is kept; the event it dumps is named by its id.
-        reason = message[len(_MACHINES_FAILED) :].split(" Event detail:")[0]
-        event = re.search(r"event_id: (\d+)", message)
-        where = (
-            f" (event {event.group(1)})"
-            if event and f"event {event.group(1)}" not in reason
-            else ""
-        )
-        return ERROR, f"Temporal replay (invalid history): {reason}{where}"
-    return DIVERGED, f"Temporal replay (workflow task failed): {message}"
-
-
-def _temporal_message(failure: BaseException) -> str:
-    # Core's failures print as a Rust struct; its `message: "..."` is the sentence to show.
-    text = str(failure)
-    found = re.search(r'message: "((?:[^"\\]|\\.)*)"', text)
-    message = found.group(1).encode().decode("unicode_escape") if found else text
-    return " ".join(message.split())
-
-
-def _run_coroutine(make: Callable[[], Any]) -> Any:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return _run_unattended(make())
-    with ThreadPoolExecutor(max_workers=1) as pool:  # called from inside a running loop
-        return pool.submit(lambda: _run_unattended(make())).result()
-
-
-def _run_unattended(coroutine: Any) -> Any:
-    # A fresh loop that is never cleaned up: this runs in a child process that ends right
-    # after, and after a SystemExit escaped the Replayer its tasks would never finish.
-    return asyncio.new_event_loop().run_until_complete(coroutine)
-
-
-def _preload_temporal() -> None:
-    # Each history's child starts from this process: importing temporalio once here spares
-    # every child a quarter of a second. The import starts no thread, so forking stays safe.
-    for name in ("temporalio.worker", "temporalio.client", "temporalio.runtime"):
-        try:
-            importlib.import_module(name)
-        except Exception:  # not installed (or broken): each history says so in its line
-            return
-
-
-@contextlib.contextmanager
-def _quiet_logger(name: str) -> Iterator[None]:
-    # The Replayer logs a traceback for each failed activation; the one line we print says it.
-    logger = logging.getLogger(name)
-    level = logger.level
-    logger.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
 
 
 def _describe(exc: BaseException) -> str:
