@@ -83,7 +83,11 @@ def zone_name(moment: datetime) -> str | None:
 
 
 def format_instant(moment: datetime) -> str:
-    """``2024-10-27T02:30:00+01:00[Europe/Berlin]`` for a named zone, plain ISO 8601 otherwise."""
+    """``2024-10-27T02:30:00+01:00[Europe/Berlin]`` for a named zone, plain ISO 8601 otherwise.
+
+    The offset is the one `moment` has, so a wall time inside a gap keeps the side its
+    fold picks (``2024-03-31T02:30:00+01:00[Europe/Berlin]``); `parse_instant` reads it back.
+    """
     name = zone_name(moment)
     text = moment.isoformat()
     return f"{text}[{name}]" if name else text
@@ -93,7 +97,9 @@ def parse_instant(text: str, *, zones: bool) -> datetime:
     """Read what `format_instant` writes (a trailing ``Z`` is UTC); ValueError says what is wrong.
 
     With `zones` False (history version 1) a ``[Zone]`` suffix is refused. The offset must
-    agree with the zone at that instant, so an edited file cannot shift the start silently.
+    agree with the zone at that instant, or be the offset one side of a gap gives the wall
+    time written (which then reads back as written, fold included), so an edited file
+    cannot shift the start silently.
     Each message is a predicate ("is not an ISO 8601 instant: ...") for the caller to prefix.
     """
     name = None

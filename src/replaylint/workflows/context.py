@@ -94,8 +94,9 @@ class RunContext:
         time skips ahead) when no activity is running, or after `seconds` really pass while
         one is, so an activity raced against a timeout can lose. A replay fires it in the
         recorded order and never waits. `ctx.clock` then reads the start plus the time
-        slept. Adding, removing or changing a wait is a divergence, as a timer is in
-        Temporal. Outside a run the clock simply moves.
+        slept. Adding or removing a wait is a divergence, as a timer is in Temporal; so is
+        changing its length (a ``key-mismatch``), which Temporal's Replayer does not
+        compare. Outside a run the clock simply moves.
         """
         seconds = duration(seconds, "sleep()")
         with self._lock:

@@ -36,7 +36,11 @@ def record(
     """Run `workflow(ctx, input)` live and return its history.
 
     `run_id` and `started_at` (time-zone-aware) are required: the runtime never invents
-    them, so recording is itself reproducible. `without_patches` records the run as the
+    them, so recording is itself reproducible. What a history file could not write and
+    read back is refused here, not when the history is saved: a start in a zone the file
+    cannot name (HistoryError), and any value, error message or name the run records that
+    is not plain JSON a UTF-8 file can hold (UnrecordableError, naming the activity and
+    the path inside the value; see `canonical.to_json_value`). `without_patches` records the run as the
     code behaved before those patches existed (``ctx.patched(name)`` is False and leaves
     no command), which is how a fixture for pre-patch histories is produced.
 
