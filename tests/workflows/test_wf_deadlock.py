@@ -7,6 +7,7 @@ import io
 import json
 import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -100,6 +101,21 @@ def test_waits_that_something_will_end_are_no_deadlock() -> None:
 
     history = record(patient, "Ana", run_id="r-1", started_at=START)
     assert_replays(patient, history)
+
+
+def test_a_pool_made_before_the_run_that_works_for_the_workflow_is_no_deadlock() -> None:
+    pool = ThreadPoolExecutor(max_workers=1)
+    pool.submit(time.sleep, 0).result()  # its worker thread exists before the replay starts
+
+    async def offloads(ctx: RunContext, name: str) -> str:
+        await asyncio.get_running_loop().run_in_executor(pool, time.sleep, 0.4)
+        return await greet(name)
+
+    try:
+        history = record(offloads, "Ana", run_id="r-1", started_at=START)
+        assert_replays(offloads, history)
+    finally:
+        pool.shutdown()
 
 
 def test_the_replay_command_prints_the_deadlock_as_diverged(

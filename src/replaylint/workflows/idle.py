@@ -4,22 +4,28 @@ A replay serves every activity, model call and timer from the history, so once t
 workflow's loop has nothing ready, nothing waiting for a recorded delivery, and nothing
 below that could call back into it, the workflow waits for something the history never
 delivers: the replay's deadlock, which Temporal's Replayer reports as nondeterminism too.
-These checks read CPython's own loop and executor attributes (``_ready``, ``_scheduled``,
-``_selector``, ``_default_executor``); where one is missing the answer is "something
-may act", so an unknown loop is never judged stuck.
+These checks read CPython's own loop attributes (``_ready``, ``_scheduled``,
+``_selector``, ``_default_executor``) and the stacks of the process's threads; where an
+attribute is missing the answer is "something may act", so an unknown loop is never
+judged stuck.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
 from collections.abc import Collection
-from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
+
+_POOL_MODULE = os.path.join("concurrent", "futures", "thread.py")
 
 
 def thread_idents() -> frozenset[int]:
-    """The live threads now: the ones that cannot be the workflow's own."""
-    return frozenset(t.ident for t in threading.enumerate() if t.ident is not None)
+    """The threads alive now (started by threading or not): the ones that are not the run's."""
+    started = {t.ident for t in threading.enumerate() if t.ident is not None}
+    return frozenset(started | set(sys._current_frames()))
 
 
 def something_may_act(
@@ -51,24 +57,35 @@ def _io_registered(loop: asyncio.AbstractEventLoop) -> bool:
 
 
 def _threads_at_work(loop: asyncio.AbstractEventLoop, baseline: frozenset[int]) -> bool:
+    """Is a thread other than the loop's at work (it might call back into the loop)?
+
+    A pool worker (concurrent.futures) counts while it runs an item, whenever it started:
+    an executor made before the run may run the workflow's code. Any other thread counts
+    if it started during the run; the ones before it (a test runner's, a caller blocked
+    on the run's result) are not the workflow's.
+    """
     executor = getattr(loop, "_default_executor", None)
-    idle_workers: set[int] = set()
-    if executor is not None:
-        if not isinstance(executor, ThreadPoolExecutor) or _executor_busy(executor):
-            return True
-        idle_workers = {t.ident for t in getattr(executor, "_threads", ()) if t.ident}
-    return any(
-        t.ident not in baseline and t.ident not in idle_workers and t.is_alive()
-        for t in threading.enumerate()
-    )
-
-
-def _executor_busy(executor: ThreadPoolExecutor) -> bool:
     queue = getattr(executor, "_work_queue", None)
-    threads = getattr(executor, "_threads", None)
-    idle = getattr(getattr(executor, "_idle_semaphore", None), "_value", None)
-    if queue is None or threads is None or not isinstance(idle, int):
-        return True
-    # Each worker releases the idle semaphore when it finishes an item: fewer idle than
-    # workers means one is running the workflow's code.
-    return queue.qsize() > 0 or idle < len(threads)
+    if executor is not None and (queue is None or queue.qsize() > 0):
+        return True  # work handed over and not yet picked up
+    me = threading.get_ident()
+    for ident, frame in sys._current_frames().items():
+        if ident == me:
+            continue
+        pool = _pool_worker(frame)
+        if pool == "busy" or (pool is None and ident not in baseline):
+            return True
+    return False
+
+
+def _pool_worker(frame: FrameType) -> str | None:
+    """ "idle" or "busy" for a concurrent.futures pool worker's stack, None for another thread."""
+    innermost = frame
+    current: FrameType | None = frame
+    while current is not None:
+        code = current.f_code
+        if code.co_name == "_worker" and code.co_filename.endswith(_POOL_MODULE):
+            # Idle, it waits in C for its queue, so its own frame is the innermost one.
+            return "idle" if current is innermost else "busy"
+        current = current.f_back
+    return None
