@@ -127,3 +127,16 @@ def test_a_start_whose_zone_cannot_be_written_is_refused_at_record(zone: tzinfo)
 def test_the_zones_a_history_can_keep_are_accepted(zone: tzinfo) -> None:
     history = record(seen, None, run_id="r-1", started_at=datetime(2024, 1, 5, 9, tzinfo=zone))
     assert_replays(seen, RecordedHistory.from_json(history.to_json()))
+
+
+def test_a_history_built_by_hand_with_such_a_start_is_refused_when_written() -> None:
+    history = RecordedHistory(
+        workflow="shop:run",
+        run_id="r-1",
+        started_at=datetime(2024, 1, 5, 9, tzinfo=timezone(timedelta(hours=1), "CET")),
+        input=None,
+        commands=(),
+        result=None,
+    )
+    with pytest.raises(HistoryError, match="cannot be written so that it reads back the same"):
+        history.to_json()

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from replaylint.workflows.canonical import check_text, dumps, to_json_value
-from replaylint.workflows.clock import format_instant, zone_name
+from replaylint.workflows.clock import check_start, format_instant, zone_name
 from replaylint.workflows.commands import (
     EMPTY_REQUEST,
     KINDS,
@@ -104,6 +104,7 @@ class RecordedHistory:
             raise HistoryError(
                 f"a version {self.version} history cannot hold {feature}; version {needed} can"
             )
+        check_start(self.started_at)  # a zone the file cannot name is refused, not lost
         # The document's own fields are written in name order; the values inside them (the
         # input, results, errors) keep the key order the run saw, and a replay hands that on.
         data: dict[str, Any] = {
