@@ -109,8 +109,11 @@ def test_the_text_is_deterministic_sorted_indented_and_newline_terminated(
     text = history.to_json()
     assert text.endswith("}\n") and not text.endswith("\n\n")
     assert text.startswith('{\n  "commands": [\n    {\n      "error": null,\n      "key": ')
-    again = record(flow, {"qty": 2, "sku": "S-1"}, run_id="run-7", started_at=START)
+    again = record(flow, {"sku": "S-1", "qty": 2}, run_id="run-7", started_at=START)
     assert again.to_json() == text
+    # An input whose keys came in another order is another run: the file keeps its order.
+    reordered = record(flow, {"qty": 2, "sku": "S-1"}, run_id="run-7", started_at=START)
+    assert list(json.loads(reordered.to_json())["input"]) == ["qty", "sku"]
 
 
 def test_save_then_load_gives_an_equal_history(history: RecordedHistory, tmp_path: Path) -> None:

@@ -130,3 +130,20 @@ def test_counters_are_validated(counters: object, error: type, message: str) -> 
         DeterministicIds(run_id="run-1", counters=counters)  # type: ignore[arg-type]
     assert message in str(caught.value)
     assert isinstance(caught.value, ValueError)  # every invalid entry, of any kind
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: DeterministicIds(run_id="run-1", counters=((1, 2),)),
+        lambda: DeterministicIds(run_id="run-1", counters={None: 2}),
+        lambda: DeterministicIds(run_id=7),
+        lambda: DeterministicIds(run_id="run-1").next(b"order"),
+    ],
+    ids=["int-namespace", "none-namespace", "int-run-id", "bytes-namespace-in-next"],
+)
+def test_a_value_of_the_wrong_type_is_both_a_value_error_and_a_type_error(make) -> None:
+    # The docstring's promise: either `except` clause catches it.
+    with pytest.raises(TypeError) as caught:
+        make()
+    assert isinstance(caught.value, ValueError)

@@ -353,8 +353,15 @@ def rules_command() -> None:
     help="Temporal workflow class (or module of them) to replay Temporal histories against; "
     "default: `replay-workflows` in the configuration.",
 )
-def replay(paths: tuple[str, ...], workflows: tuple[str, ...]) -> None:
-    """Replay recorded histories (JSON files, or folders of them) against the current code."""
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds a history may take; then its replay is stopped (`no progress after N s`).",
+)
+def replay(paths: tuple[str, ...], workflows: tuple[str, ...], timeout: float) -> None:
+    """Replay recorded histories (JSON files or folders of them), each in a process of its own."""
     from pathlib import Path
 
     from replaylint.harness.replay import replay_paths
@@ -365,7 +372,8 @@ def replay(paths: tuple[str, ...], workflows: tuple[str, ...]) -> None:
             workflows = discover(Path.cwd()).replay_workflows
         except ConfigError as error:
             _usage_error(str(error))
-    sys.exit(replay_paths(list(paths or ("tests/histories",)), sys.stdout, workflows=workflows))
+    given, err = list(paths or ("tests/histories",)), sys.stderr  # the summary goes to stderr
+    sys.exit(replay_paths(given, sys.stdout, workflows=workflows, timeout=timeout, summary=err))
 
 
 @cli.command()

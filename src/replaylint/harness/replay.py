@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import importlib
 import inspect
-import logging
 import os
-import re
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from replaylint.workflows import HistoryError, NonDeterminismError, RecordedHistory, assert_replays
 from replaylint.workflows.history import read_document
 
 OK, DIVERGED, ERROR = 0, 1, 2
 DEFAULT_PATHS = ("tests/histories",)
+DEFAULT_TIMEOUT = 60.0  # seconds a history may take to replay before it is stopped
 TEMPORAL_MISSING = (
     "temporalio is not installed; `pip install temporalio` to replay Temporal histories"
 )
+
+
+if TYPE_CHECKING:
+    from replaylint.harness.isolate import Ended
 
 
 class WorkflowImportError(Exception):
@@ -30,7 +32,13 @@ class WorkflowImportError(Exception):
 
 
 def replay_paths(
-    paths: list[str], out: TextIO, root: Path | None = None, workflows: Sequence[str] = ()
+    paths: list[str],
+    out: TextIO,
+    root: Path | None = None,
+    workflows: Sequence[str] = (),
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    summary: TextIO | None = None,
 ) -> int:
     """Replay every history under `paths`, print one line each to `out`, return the worst status.
 
@@ -40,35 +48,57 @@ def replay_paths(
     against the `workflows` classes (``package.module:Class``, or a module for all of its
     workflow classes). Imports see `root` (default: the current directory) first on
     sys.path. Status: 0 all replayed, 1 some run diverged, 2 some history was unreadable,
-    invalid, or its workflow could not be imported or run. Every history is tried and
-    gets its own line, whatever its workflow does (even ``sys.exit()`` at import).
+    invalid, or its workflow could not be imported or run.
+
+    Each history is replayed in a child process of its own (harness/isolate.py), so
+    every one gets its line whatever its workflow does: ``sys.exit()`` is the workflow's
+    outcome, ``os._exit()`` or a crash of the process an error saying how it ended, and a
+    replay still running after `timeout` seconds (None: no limit) is stopped and reported
+    as ``no progress after N s``. With `summary`, a line counting the histories by
+    verdict is written there when there was more than one.
     """
     cwd = Path.cwd()
     project = (root if root is not None else cwd).resolve()
-    temporal = _TemporalWorkflows(tuple(workflows))
-    status = OK
+    specs = tuple(workflows)
+    if specs:
+        from replaylint.harness import temporal  # imported only when Temporal is in play
+
+        temporal.preload()
+    tally: Counter[int] = Counter()
     with _first_on_sys_path(project):
-        for given in paths or list(DEFAULT_PATHS):
-            target = Path(given) if Path(given).is_absolute() else cwd / given
-            if target.is_dir():
-                files = sorted(
-                    (p for p in target.glob("*.json") if p.is_file()), key=lambda p: p.name
-                )
-                if not files:
-                    status = max(
-                        status,
-                        _report(out, ERROR, f"error {_shown(target, cwd)}: no *.json histories"),
-                    )
-                for file in files:
-                    status = max(status, _replay_file(file, cwd, out, temporal))
-            elif target.exists():
-                status = max(status, _replay_file(target, cwd, out, temporal))
+        for target, problem in _histories(paths or list(DEFAULT_PATHS), cwd):
+            if problem is None:
+                tally[_replay_file(target, cwd, out, specs, timeout)] += 1
             else:
-                status = max(
-                    status,
-                    _report(out, ERROR, f"error {_shown(target, cwd)}: no such file or directory"),
-                )
-    return status
+                tally[_report(out, ERROR, f"error {_shown(target, cwd)}: {problem}")] += 1
+    if summary is not None and sum(tally.values()) > 1:
+        out.flush()  # in a log that merges both streams the summary comes last
+        print(summary_line(tally), file=summary)
+    return max(tally, default=OK)
+
+
+def _histories(paths: list[str], cwd: Path) -> Iterator[tuple[Path, str | None]]:
+    """Each history file named, or in a folder named (sorted), or a path and why it has none."""
+    for given in paths:
+        target = Path(given) if Path(given).is_absolute() else cwd / given
+        if target.is_dir():
+            files = sorted((p for p in target.glob("*.json") if p.is_file()), key=lambda p: p.name)
+            if not files:
+                yield target, "no *.json histories"
+            yield from ((file, None) for file in files)
+        elif target.exists():
+            yield target, None
+        else:
+            yield target, "no such file or directory"
+
+
+def summary_line(tally: Counter[int]) -> str:
+    """``3 histories: 1 ok, 1 diverged, 1 error``: every verdict line counted."""
+    total = sum(tally.values())
+    return (
+        f"{total} histor{'y' if total == 1 else 'ies'}: {tally[OK]} ok, "
+        f"{tally[DIVERGED]} diverged, {tally[ERROR]} error{'' if tally[ERROR] == 1 else 's'}"
+    )
 
 
 def import_workflow(path: str) -> Callable[..., Any]:
@@ -103,27 +133,54 @@ def _import_target(path: str, module_name: str, attribute: str) -> Any:
     return target
 
 
-def _replay_file(file: Path, cwd: Path, out: TextIO, temporal: _TemporalWorkflows) -> int:
+def _replay_file(
+    file: Path, cwd: Path, out: TextIO, specs: tuple[str, ...], timeout: float | None
+) -> int:
+    from replaylint.harness.isolate import Ended, run_isolated  # only when replaying
+
     shown = _shown(file, cwd)
-    try:
-        status, detail = _replay_one(file, temporal)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # one history's problem never stops the others
-        status, detail = ERROR, _describe(exc)
+    answer = run_isolated(replay_verdict, (str(file), list(specs)), timeout=timeout)
+    if isinstance(answer, Ended):
+        status, detail = ERROR, _how_it_ended(answer, timeout)
+    else:
+        status, detail = answer
     word = {OK: "ok", DIVERGED: "diverged", ERROR: "error"}[status]
     return _report(
         out, status, f"{word} {shown} {detail}" if status == OK else f"{word} {shown}: {detail}"
     )
 
 
-def _replay_one(file: Path, temporal: _TemporalWorkflows) -> tuple[int, str]:
+def replay_verdict(file: str, specs: list[str]) -> list[Any]:
+    """``[status, detail]`` of one history; what the child process of `_replay_file` runs."""
+    try:
+        status, detail = _replay_one(Path(file), _TemporalWorkflows(tuple(specs)))
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # one history's problem never stops the others
+        status, detail = ERROR, _describe(exc)
+    return [status, detail]
+
+
+def _how_it_ended(ended: Ended, timeout: float | None) -> str:
+    if ended.timed_out:
+        return f"no progress after {timeout:g} s (the replay was stopped; --timeout sets the limit)"
+    if ended.signal_name is not None:
+        how = f"the replay's process was killed by {ended.signal_name} before it gave a verdict"
+    else:
+        how = (
+            f"the replay's process ended with exit status {ended.exit_status} before it gave "
+            "a verdict (os._exit or a crash in the code it ran)"
+        )
+    return f"{how}; its last output: {ended.last_words}" if ended.last_words else how
+
+
+def _replay_one(file: Path, exports: _TemporalWorkflows) -> tuple[int, str]:
     try:
         data = read_document(file)
     except HistoryError as exc:
         return ERROR, exc.detail
     if is_temporal_history(data):
-        return temporal.replay(data, file)
+        return exports.replay(data, file)
     try:
         history = RecordedHistory.from_dict(data, source=str(file))
         workflow = import_workflow(history.workflow)
@@ -163,6 +220,8 @@ class _TemporalWorkflows:
         self._runtime: Any = None
 
     def replay(self, data: dict[str, Any], file: Path) -> tuple[int, str]:
+        from replaylint.harness import temporal
+
         try:
             worker = importlib.import_module("temporalio.worker")
             client = importlib.import_module("temporalio.client")
@@ -181,8 +240,8 @@ class _TemporalWorkflows:
             classes = self.classes()
         except WorkflowImportError as exc:
             return ERROR, str(exc)
-        wanted = _temporal_type(data)
-        names = {_definition_name(cls): cls for cls in classes}
+        wanted = temporal.temporal_type(data)
+        names = {temporal.definition_name(cls): cls for cls in classes}
         if wanted is not None and None not in names and wanted not in names:
             given = ", ".join(f"{name!r}" for name in sorted(n for n in names if n))
             return ERROR, (
@@ -199,24 +258,34 @@ class _TemporalWorkflows:
             return await replayer.replay_workflow(history, raise_on_replay_failure=False)
 
         try:
-            with _quiet_logger("temporalio"):
-                result = _run_coroutine(replay)
+            with temporal.quiet_logger("temporalio"):
+                result = temporal.run_coroutine(replay)
+        except KeyboardInterrupt:
+            raise
         except Exception as exc:  # an unusable history or class, said in one line
             return ERROR, f"temporalio cannot replay it: {_describe(exc)}"
+        except BaseException as exc:  # SystemExit from the workflow: the Replayer would hang
+            return (
+                DIVERGED,
+                f"Temporal replay (workflow task failed): the code raised {_describe(exc)}",
+            )
         failure = result.replay_failure
         if failure is None:
             return OK, f"({len(data['events'])} events, Temporal)"
-        reason = "nondeterminism" if isinstance(failure, nondeterminism) else "workflow task failed"
-        return DIVERGED, f"Temporal replay ({reason}): {_temporal_message(failure)}"
+        kind, message = temporal.classify_failure(failure, nondeterminism)
+        status = ERROR if kind == "invalid history" else DIVERGED
+        return status, f"Temporal replay ({kind}): {message}"
 
     def classes(self) -> list[type]:
+        from replaylint.harness import temporal
+
         if self._classes is None:
             found: list[type] = []
             for spec in self.specs:
                 module_name, _, attribute = spec.partition(":")
                 target = _import_target(spec, module_name, attribute)
                 if attribute:
-                    if not inspect.isclass(target) or _definition_name(target) is None:
+                    if not inspect.isclass(target) or temporal.definition_name(target) is None:
                         raise WorkflowImportError(
                             f"{spec!r} is not a Temporal workflow class (@workflow.defn)"
                         )
@@ -225,7 +294,7 @@ class _TemporalWorkflows:
                 members = [
                     value
                     for _, value in sorted(vars(target).items())
-                    if inspect.isclass(value) and _definition_name(value) is not None
+                    if inspect.isclass(value) and temporal.definition_name(value) is not None
                 ]
                 if not members:
                     raise WorkflowImportError(f"module {spec!r} defines no Temporal workflow class")
@@ -234,57 +303,14 @@ class _TemporalWorkflows:
         return self._classes
 
 
-def _definition_name(cls: type) -> str | None:
-    # @workflow.defn stores its definition on the class under this (stable) attribute.
-    definition = getattr(cls, "__temporal_workflow_definition", None)
-    name = getattr(definition, "name", None)
-    return name if isinstance(name, str) else None
-
-
-def _temporal_type(data: dict[str, Any]) -> str | None:
-    first = data["events"][0]
-    attributes = first.get("workflowExecutionStartedEventAttributes") or {}
-    name = (attributes.get("workflowType") or {}).get("name")
-    return name if isinstance(name, str) else None
-
-
-def _temporal_message(failure: BaseException) -> str:
-    # Core's failures print as a Rust struct; its `message: "..."` is the sentence to show.
-    text = str(failure)
-    found = re.search(r'message: "((?:[^"\\]|\\.)*)"', text)
-    message = found.group(1).encode().decode("unicode_escape") if found else text
-    return " ".join(message.split())
-
-
-def _run_coroutine(make: Callable[[], Any]) -> Any:
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(make())
-    with ThreadPoolExecutor(max_workers=1) as pool:  # called from inside a running loop
-        return pool.submit(lambda: asyncio.run(make())).result()
-
-
-@contextlib.contextmanager
-def _quiet_logger(name: str) -> Iterator[None]:
-    # The Replayer logs a traceback for each failed activation; the one line we print says it.
-    logger = logging.getLogger(name)
-    level = logger.level
-    logger.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
 def _describe(exc: BaseException) -> str:
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _report(out: TextIO, status: int, line: str) -> int:
-    # One line per history, whatever the message contained.
-    print(" ".join(line.splitlines()), file=out)
+    # One line per history, whatever the message contained, shown as soon as it is known.
+    print(" ".join(line.splitlines()), file=out, flush=True)
     return status
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from replaylint.workflows.errors import HistoryError
+
 
 @dataclass(frozen=True)
 class WorkflowClock:
@@ -81,7 +83,11 @@ def zone_name(moment: datetime) -> str | None:
 
 
 def format_instant(moment: datetime) -> str:
-    """``2024-10-27T02:30:00+01:00[Europe/Berlin]`` for a named zone, plain ISO 8601 otherwise."""
+    """``2024-10-27T02:30:00+01:00[Europe/Berlin]`` for a named zone, plain ISO 8601 otherwise.
+
+    The offset is the one `moment` has, so a wall time inside a gap keeps the side its
+    fold picks (``2024-03-31T02:30:00+01:00[Europe/Berlin]``); `parse_instant` reads it back.
+    """
     name = zone_name(moment)
     text = moment.isoformat()
     return f"{text}[{name}]" if name else text
@@ -91,7 +97,9 @@ def parse_instant(text: str, *, zones: bool) -> datetime:
     """Read what `format_instant` writes (a trailing ``Z`` is UTC); ValueError says what is wrong.
 
     With `zones` False (history version 1) a ``[Zone]`` suffix is refused. The offset must
-    agree with the zone at that instant, so an edited file cannot shift the start silently.
+    agree with the zone at that instant, or be the offset one side of a gap gives the wall
+    time written (which then reads back as written, fold included), so an edited file
+    cannot shift the start silently.
     Each message is a predicate ("is not an ISO 8601 instant: ...") for the caller to prefix.
     """
     name = None
@@ -114,12 +122,52 @@ def parse_instant(text: str, *, zones: bool) -> datetime:
     except (ZoneInfoNotFoundError, ValueError):
         raise ValueError(f"names an unknown time zone {name!r}") from None
     local = moment.astimezone(zone)
-    if local.utcoffset() != moment.utcoffset():
-        raise ValueError(
-            f"has the offset {_offset(moment)}, which is not {name}'s offset at that instant "
-            f"({_offset(local)})"
-        )
-    return local
+    if local.utcoffset() == moment.utcoffset():
+        return local
+    # A wall time the zone skips (02:30 as Berlin springs forward) has the offset of one
+    # side of the gap, chosen by its fold: it reads back as written, the same instant.
+    wall = moment.replace(tzinfo=None)
+    for fold in (0, 1):
+        written = wall.replace(tzinfo=zone, fold=fold)
+        if written.utcoffset() == moment.utcoffset():
+            return written
+    raise ValueError(
+        f"has the offset {_offset(moment)}, which is not {name}'s offset at that instant "
+        f"({_offset(local)})"
+    )
+
+
+def check_start(moment: datetime) -> None:
+    """Refuse a start instant a history cannot write so that it reads back the same.
+
+    The file keeps an offset and, for a zone with an IANA name, that name; so the start
+    must be in such a zone, or in a fixed offset that has no name of its own. The check
+    compares the clock's renderings a year ahead, so a zone whose offset changes cannot
+    pass as a fixed one. Raises the clock's own errors for a naive or non-datetime start,
+    and HistoryError (a ValueError) naming the problem otherwise.
+    """
+    _require_aware(moment, "started_at")
+    text = format_instant(moment)
+    try:
+        back = parse_instant(text, zones=True)
+    except ValueError as exc:
+        raise HistoryError(f"started_at {text} cannot be written and read back: it {exc}") from None
+    for days in (0, 91, 182, 273):
+        ahead = timedelta(days=days)
+        then = WorkflowClock(moment, ahead).now()
+        read = WorkflowClock(back, ahead).now()
+        if (then.replace(tzinfo=None), then.utcoffset(), then.tzname()) != (
+            read.replace(tzinfo=None),
+            read.utcoffset(),
+            read.tzname(),
+        ):
+            raise HistoryError(
+                f"started_at {text} cannot be written so that it reads back the same: its zone "
+                f"{moment.tzinfo!r} has no IANA name a history can keep (its {days}-day "
+                f"rendering {then.isoformat()} {then.tzname()} would read back as "
+                f"{read.isoformat()} {read.tzname()}); use zoneinfo.ZoneInfo(name), or "
+                "datetime.timezone(offset) for a fixed offset"
+            )
 
 
 def _offset(moment: datetime) -> str:

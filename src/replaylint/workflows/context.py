@@ -94,8 +94,9 @@ class RunContext:
         time skips ahead) when no activity is running, or after `seconds` really pass while
         one is, so an activity raced against a timeout can lose. A replay fires it in the
         recorded order and never waits. `ctx.clock` then reads the start plus the time
-        slept. Adding, removing or changing a wait is a divergence, as a timer is in
-        Temporal. Outside a run the clock simply moves.
+        slept. Adding or removing a wait is a divergence, as a timer is in Temporal; so is
+        changing its length (a ``key-mismatch``), which Temporal's Replayer does not
+        compare. Outside a run the clock simply moves.
         """
         seconds = duration(seconds, "sleep()")
         with self._lock:
@@ -140,6 +141,7 @@ class _Fired:
 
 
 Workflow = Callable[[RunContext, Any], Any]
+LEFTOVER_SECONDS = 1.0
 __all__ = ["RunContext", "Workflow", "run_workflow", "workflow_path"]  # workflow_path: its old home
 
 
@@ -182,13 +184,23 @@ def _run_on_own_loop(main: Coroutine[Any, Any, Any]) -> Any:
         return loop.run_until_complete(main)
     finally:
         try:
-            leftovers = [task for task in asyncio.all_tasks(loop) if not task.done()]
-            for task in leftovers:
-                task.cancel()
-            if leftovers:
-                loop.run_until_complete(asyncio.gather(*leftovers, return_exceptions=True))
+            _cancel_leftovers(loop)
             loop.run_until_complete(loop.shutdown_asyncgens())
             loop.run_until_complete(loop.shutdown_default_executor())
         finally:
             asyncio.set_event_loop(None)
             loop.close()
+
+
+def _cancel_leftovers(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel the tasks the workflow left running and give them LEFTOVER_SECONDS to end."""
+    leftovers = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in leftovers:
+        task.cancel()
+    if not leftovers:
+        return
+    # Bounded: a task that swallows its cancellation and waits again must not hang the run.
+    loop.run_until_complete(asyncio.wait(leftovers, timeout=LEFTOVER_SECONDS))
+    for task in leftovers:
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: an error of a leftover is not the run's outcome

@@ -8,7 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from replaylint.workflows.clock import format_instant, zone_name
+from replaylint.workflows.canonical import check_text, dumps, to_json_value
+from replaylint.workflows.clock import check_start, format_instant, zone_name
 from replaylint.workflows.commands import (
     EMPTY_REQUEST,
     KINDS,
@@ -103,29 +104,32 @@ class RecordedHistory:
             raise HistoryError(
                 f"a version {self.version} history cannot hold {feature}; version {needed} can"
             )
+        check_start(self.started_at)  # a zone the file cannot name is refused, not lost
+        # The document's own fields are written in name order; the values inside them (the
+        # input, results, errors) keep the key order the run saw, and a replay hands that on.
         data: dict[str, Any] = {
-            "version": self.version,
-            "workflow": self.workflow,
+            "commands": [_command_dict(c) for c in self.commands],
+            "input": writable(self.input, "the workflow input"),
+            "result": writable(self.result, "the workflow result"),
             "run_id": self.run_id,
             "started_at": format_instant(self.started_at),
-            "input": self.input,
-            "commands": [_command_dict(c) for c in self.commands],
-            "result": self.result,
+            "version": self.version,
+            "workflow": self.workflow,
         }
         if self.version >= 2:
             data["deliveries"] = list(self.delivery_order())
             data["failure"] = _error_dict(self.failure)
             data["workflow_name"] = self.workflow_name
-        return data
+        return dict(sorted(data.items()))
 
     def to_json(self) -> str:
-        """Deterministic text: sorted keys, indent 2, a trailing newline (diffs stay readable)."""
-        return (
-            json.dumps(
-                self.to_dict(), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False
-            )
-            + "\n"
-        )
+        """Deterministic text: fields in name order, indent 2, a trailing newline (diffs stay readable).
+
+        Values keep the order the run saw their keys in; a request is canonical (sorted
+        keys), as its SHA-256 key is. Raises HistoryError naming the value and the path
+        inside it when something cannot be written (see `canonical.to_json_value`).
+        """
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(self.to_json(), encoding="utf-8", newline="\n")
@@ -169,19 +173,28 @@ def decode_document(text: str, source: str) -> Any:
 
 
 def _command_dict(c: Command) -> dict[str, Any]:
+    where = f"command {c.seq} ({describe(c.kind, c.name, c.request)})"
     return {
-        "seq": c.seq,
+        "error": _error_dict(c.error),
+        "key": c.key,
         "kind": c.kind,
         "name": c.name,
-        "request": c.request,
-        "key": c.key,
-        "result": c.result,
-        "error": _error_dict(c.error),
+        "request": json.loads(dumps(writable(c.request, f"{where} request"))),
+        "result": writable(c.result, f"{where} result"),
+        "seq": c.seq,
     }
 
 
+def writable(value: Any, where: str) -> Any:
+    """`value` as JSON a file can hold and give back; HistoryError naming `where` and the path otherwise."""
+    return to_json_value(value, where)
+
+
 def _error_dict(error: RecordedError | None) -> dict[str, str] | None:
-    return None if error is None else {"type": error.type, "message": error.message}
+    if error is None:
+        return None
+    check_text(error.message, f"the recorded error {error.type}", "its message")
+    return {"message": error.message, "type": error.type}
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -18,12 +18,14 @@ class DeterministicIds:
     gets other keys. Counters are per namespace, so adding ids in one namespace does not
     shift the keys of another.
 
-    `counters` says how many keys each namespace has already handed out: pairs
-    ``(namespace, count)`` or a mapping. Each namespace is a non-empty str named once and
-    each count a non-negative int (not a bool). Anything else raises ValueError naming the
-    entry; a value of the wrong type raises an error that is also a TypeError. The pairs
-    are kept sorted by namespace, so two sources with the same counts are equal however
-    the counts were written.
+    `run_id` is a non-empty str. `counters` says how many keys each namespace has already
+    handed out: pairs ``(namespace, count)`` or a mapping. Each namespace is a non-empty
+    str named once and each count a non-negative int (not a bool). Anything else raises
+    ValueError naming the entry. When the value has the wrong type (a run id or namespace
+    that is not a str, a count that is not an int, an entry that is not a pair) that error
+    is also a TypeError, so either `except` clause catches it; `next()` checks its
+    namespace the same way. The pairs are kept sorted by namespace, so two sources with
+    the same counts are equal however the counts were written.
     """
 
     run_id: str
@@ -31,7 +33,8 @@ class DeterministicIds:
 
     def __post_init__(self) -> None:
         if not isinstance(self.run_id, str) or not self.run_id:
-            raise ValueError(f"DeterministicIds needs a non-empty str run_id, got {self.run_id!r}")
+            error = ValueError if isinstance(self.run_id, str) else _WrongType
+            raise error(f"DeterministicIds needs a non-empty str run_id, got {self.run_id!r}")
         # Frozen: the validated, sorted form replaces what was passed.
         object.__setattr__(self, "counters", _checked_counters(self.counters))
 
@@ -86,7 +89,9 @@ def _checked_counters(value: Any) -> tuple[tuple[str, int], ...]:
 
 
 def _check_namespace(namespace: object, what: str) -> None:
-    if not isinstance(namespace, str) or not namespace:
+    if not isinstance(namespace, str):
+        raise _WrongType(f"{what} must be a non-empty str, got {namespace!r}")
+    if not namespace:
         raise ValueError(f"{what} must be a non-empty str, got {namespace!r}")
 
 

@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from replaylint.workflows.canonical import exception_type_name, to_json_value
+from replaylint.workflows.canonical import check_text, exception_type_name, to_json_value
+from replaylint.workflows.clock import check_start
 from replaylint.workflows.commands import (
     Command,
     CommandRequest,
@@ -35,7 +36,11 @@ def record(
     """Run `workflow(ctx, input)` live and return its history.
 
     `run_id` and `started_at` (time-zone-aware) are required: the runtime never invents
-    them, so recording is itself reproducible. `without_patches` records the run as the
+    them, so recording is itself reproducible. What a history file could not write and
+    read back is refused here, not when the history is saved: a start in a zone the file
+    cannot name (HistoryError), and any value, error message or name the run records that
+    is not plain JSON a UTF-8 file can hold (UnrecordableError, naming the activity and
+    the path inside the value; see `canonical.to_json_value`). `without_patches` records the run as the
     code behaved before those patches existed (``ctx.patched(name)`` is False and leaves
     no command), which is how a fixture for pre-patch histories is produced.
 
@@ -46,6 +51,9 @@ def record(
     called from outside the run, an activity left running) always propagates.
     The history is written in the oldest format version that can hold it.
     """
+    if isinstance(run_id, str):  # another type is refused by RunContext below
+        check_text(run_id, "record()", "run_id")
+    check_start(started_at)
     session = LiveSession()
     ctx = RunContext(
         run_id=run_id,
@@ -59,7 +67,7 @@ def record(
     # The workflow gets the JSON form of its input, exactly what a replay will hand it.
     try:
         outcome = run_workflow(
-            workflow, ctx, to_json_value(recorded_input, "workflow input"), session
+            workflow, ctx, to_json_value(recorded_input, "workflow input", writable=False), session
         )
     except Exception as exc:
         if session.failure is not None:
@@ -67,6 +75,7 @@ def record(
         if not record_failure:
             raise
         failure = RecordedError(type=exception_type_name(exc), message=str(exc))
+        check_text(failure.message, "the workflow's failure", "its message")
     else:
         if session.failure is not None:  # raised inside the workflow, then swallowed by it
             raise session.failure

@@ -30,10 +30,14 @@ REASONS = (
     "missing-command",  # the code finished (or stopped) before consuming every recorded command
     "result-mismatch",  # every command matched but the final result differs
     "workflow-error",  # the code raised where the recorded run completed
-    "diverged",  # a call after the replay had already missed: nothing more is served; names the miss
+    # the replay cannot go on: a call after it had already missed (nothing more is served;
+    # names the miss), or the workflow waits for something the history never delivers
+    "diverged",
     "workflow-mismatch",  # the history was recorded by a workflow of another declared name
     "outcome-mismatch",  # the recorded run failed; the code completed, or failed another way
 )
+
+DEADLOCK = "the workflow waits for something the history never delivers"
 
 
 def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) -> None:
@@ -43,7 +47,12 @@ def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) ->
     timers fire without waiting, so a replay needs no network, broker or worker. `history`
     may be a path to a saved file. Whatever the code raises (even SystemExit; only
     KeyboardInterrupt passes through) is its outcome: the same failure as a failed
-    recorded run replays, anything else is a ``workflow-error``.
+    recorded run replays, anything else is a ``workflow-error``. An async workflow that
+    waits for something the history never delivers (an event nothing sets, a future
+    nothing resolves) while nothing else could wake it fails within about 0.1 s with a
+    ``diverged`` error saying so, rather than hanging; code that blocks its thread
+    (``time.sleep``, a lock) cannot be interrupted from inside the process, which is
+    what the ``replay`` command's per-history time limit is for.
     """
     if not isinstance(history, RecordedHistory):
         history = RecordedHistory.load(history)
@@ -57,7 +66,7 @@ def assert_replays(workflow: Workflow, history: RecordedHistory | str | Path) ->
     )
     try:
         outcome = run_workflow(
-            workflow, ctx, to_json_value(history.input, "workflow input"), session
+            workflow, ctx, to_json_value(history.input, "workflow input", writable=False), session
         )
     except KeyboardInterrupt:
         raise
@@ -95,7 +104,8 @@ class ReplaySession(Session):
     what = "being replayed"
 
     def __init__(self, history: RecordedHistory) -> None:
-        super().__init__(Scheduler(history.delivery_order(), stall=self._stalled))
+        order = history.delivery_order()
+        super().__init__(Scheduler(order, stall=self._stalled, deadlock=self._deadlocked))
         self.commands = history.commands
         self.cursor = 0
 
@@ -237,6 +247,22 @@ class ReplaySession(Session):
                 f"the code is waiting for {blocked}, but the recorded run delivered "
                 f"{self.commands[upcoming].describe()} first, {detail}",
             )
+
+    def _deadlocked(self) -> BaseException:
+        """Nothing the workflow awaits can ever finish: a ``diverged`` error naming what is next."""
+        with self.lock:
+            index = self.cursor
+            while index < len(self.commands) and self.commands[index].kind == "deprecated_patch":
+                index += 1  # a retired patch nothing asks for is skipped, as it is elsewhere
+            recorded = self.commands[index] if index < len(self.commands) else None
+            if recorded is None:
+                detail = "nothing it awaits can finish, and the history has no command left"
+            else:
+                detail = (
+                    "nothing it awaits can finish, and it never requested the history's next "
+                    f"command, {recorded.describe()}"
+                )
+            return self._diverge("diverged", index, recorded, None, f"{DEADLOCK}: {detail}")
 
     def _diverge(
         self,

@@ -19,20 +19,31 @@ import collections
 import threading
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
+
+from replaylint.workflows.idle import something_may_act, thread_idents
 
 # A loop busy for this many consecutive checks delivers anyway, so a workflow that polls
 # with `await asyncio.sleep(0)` instead of awaiting cannot starve itself.
 BUSY_LIMIT = 1000
 # A replay that cannot progress while a thread or a timer might still act waits this long.
 STALL_GRACE_SECONDS = 2.0
+# How often a replay's loop is looked at for a deadlock; two idle looks in a row decide.
+WATCH_SECONDS = 0.05
 
 StallHandler = Callable[[list[int], "int | None"], BaseException]
+DeadlockHandler = Callable[[], BaseException]
 
 
 class Scheduler:
     """One run's deliveries. `order` None: live (deliveries are recorded); else replay them."""
 
-    def __init__(self, order: tuple[int, ...] | None = None, stall: StallHandler | None = None):
+    def __init__(
+        self,
+        order: tuple[int, ...] | None = None,
+        stall: StallHandler | None = None,
+        deadlock: DeadlockHandler | None = None,
+    ):
         self.replaying = order is not None
         self.delivered: list[int] = []  # seqs in delivery order
         self._order = list(order or ())
@@ -54,12 +65,16 @@ class Scheduler:
         self._alarms: dict[int, asyncio.TimerHandle] = {}  # live: each timer's real deadline
         self._expired: set[int] = set()
         self._in_flight = 0
+        self._watch = _DeadlockWatch(self, deadlock) if deadlock is not None else None
 
     # --- the loop of an async run ---
 
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Called by the run's main task on its loop, before the workflow starts."""
         self._loop = loop
         self._threads_at_start = threading.active_count()
+        if self._watch is not None:
+            self._watch.start(loop, asyncio.current_task(loop))
 
     def on_run_loop(self) -> bool:
         """Is the caller a task of this run's event loop (so it may wait for its turn)?"""
@@ -211,9 +226,22 @@ class Scheduler:
             return
         self._fail_waiting(upcoming)
 
+    @property
+    def progress(self) -> int:
+        """A count that moves whenever the run requests or receives something."""
+        return self._progress + len(self.delivered)
+
+    def waits_for_delivery(self) -> bool:
+        """Is workflow code blocked on a recorded result (the stall check's case, not a deadlock)?"""
+        return bool(self._waiting) or self._pump_due
+
+    def own_handles(self) -> tuple[object, ...]:
+        return (self._recheck,)
+
     def _others_may_act(self, loop: asyncio.AbstractEventLoop) -> bool:
         scheduled = getattr(loop, "_scheduled", ())
-        timers = any(h is not self._recheck and not h.cancelled() for h in scheduled)
+        watch = self._watch.handle if self._watch is not None else None
+        timers = any(h not in (self._recheck, watch) and not h.cancelled() for h in scheduled)
         executor = getattr(loop, "_default_executor", None) is not None
         return timers or executor or threading.active_count() > self._threads_at_start
 
@@ -229,3 +257,53 @@ def _ready_callbacks(loop: asyncio.AbstractEventLoop) -> bool:
     """Is any callback ready to run? CPython's loops keep them in `_ready`."""
     ready: collections.deque[asyncio.Handle] = getattr(loop, "_ready", collections.deque())
     return any(not handle.cancelled() for handle in ready)
+
+
+class _DeadlockWatch:
+    """Ends a replay whose workflow waits on nothing the history or anything else can deliver.
+
+    Every WATCH_SECONDS it looks at the loop; two looks in a row that find nothing ready,
+    no recorded delivery awaited and nothing that could still act (idle.py), with no
+    delivery in between, make the run fail with the deadlock handler's error and cancel
+    the workflow. A workflow that swallows the cancellation and waits again has its loop
+    stopped at the next look. Live runs are not watched.
+    """
+
+    def __init__(self, scheduler: Scheduler, fail: DeadlockHandler) -> None:
+        self._scheduler = scheduler
+        self._fail = fail
+        self.handle: asyncio.TimerHandle | None = None
+        self._main: asyncio.Task[Any] | None = None
+        self._baseline: frozenset[int] = frozenset()
+        self._idle_looks = 0
+        self._progress = -1
+        self._declared = False
+
+    def start(self, loop: asyncio.AbstractEventLoop, main: asyncio.Task[Any] | None) -> None:
+        self._main = main
+        self._baseline = thread_idents()
+        self.handle = loop.call_later(WATCH_SECONDS, self._look, loop)
+
+    def _look(self, loop: asyncio.AbstractEventLoop) -> None:
+        main = self._main
+        if main is None or main.done():
+            return
+        scheduler = self._scheduler
+        own = (*scheduler.own_handles(), self.handle)
+        stuck = not scheduler.waits_for_delivery() and not something_may_act(
+            loop, self._baseline, own
+        )
+        if stuck and scheduler.progress == self._progress:
+            self._idle_looks += 1
+        else:
+            self._idle_looks = 1 if stuck else 0
+        self._progress = scheduler.progress
+        if self._idle_looks >= 2:
+            self._idle_looks = 0
+            if self._declared:
+                loop.stop()  # the workflow swallowed the cancellation and waits again
+                return
+            self._declared = True
+            self._fail()
+            main.cancel()
+        self.handle = loop.call_later(WATCH_SECONDS, self._look, loop)

@@ -9,6 +9,7 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from replaylint.workflows.canonical import (
+    check_text,
     exception_type_name,
     make_request,
     request_key,
@@ -124,6 +125,7 @@ class Session:
         self, kind: str, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]
     ) -> CommandRequest:
         try:
+            check_text(name, f"{kind} {name!r}", "its name")
             request = make_request(args, kwargs, f"{kind} {name!r}")
         except UnrecordableError as exc:
             raise self.fatal(exc) from None
@@ -168,7 +170,7 @@ class Step:
                 message=self.recorded.error.message,
             )
         # A copy, so workflow code mutating a result cannot edit the loaded history.
-        return to_json_value(self.recorded.result, "recorded result")
+        return to_json_value(self.recorded.result, "recorded result", writable=False)
 
     def succeed(self, value: Any) -> Any:
         """Record a live result and return the JSON form the workflow would also see on replay."""
@@ -177,11 +179,15 @@ class Step:
         except UnrecordableError as exc:
             raise self.session.fatal(exc) from None
         self.session.complete(self._command(result=result))
-        return to_json_value(result, "result")
+        return to_json_value(result, "result", writable=False)
 
     def fail(self, exc: BaseException) -> ActivityError:
         """Record a live exception; the caller raises the returned ActivityError from it."""
         error = RecordedError(type=exception_type_name(exc), message=str(exc))
+        try:
+            check_text(error.message, f"{self.request.kind} {self.request.name!r}", "its error")
+        except UnrecordableError as unwritable:
+            raise self.session.fatal(unwritable) from exc
         self.session.complete(self._command(error=error))
         return ActivityError(
             kind=self.request.kind,
