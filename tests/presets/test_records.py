@@ -116,6 +116,9 @@ names = ["flow"]
 keywords = []
 registers = []
 
+[replay]
+loggers = ['acme_flows\.log']
+
 [remedies]
 """ + "".join(f'"{code.value}" = "acme: {code.value}"\n' for code in FRAMEWORK_REMEDIES)
 

@@ -17,6 +17,8 @@ def findings(tmp_path: Path, source: str) -> list[tuple[str, int, int, str]]:
 
 ORDER = "an order that depends on hashing or memory decides the workflow"
 STATE = "module state is written from the workflow path"
+RESULT = "it reaches the workflow's result"
+READ = "it is read back into the workflow's result on line 20"
 
 
 def test_orders_are_reported_where_they_are_written(tmp_path: Path) -> None:
@@ -37,8 +39,8 @@ def run(names, key):
         ("ADK-W010", 8, 24, f"{ORDER} (unique)"),
         ("ADK-W010", 9, 13, f'{ORDER} ("-".join(unique))'),
         ("ADK-W010", 10, 26, f"{ORDER} (unique.pop())"),
-        ("ADK-W010", 10, 40, f"{ORDER} (hash(key))"),
-        ("ADK-W010", 10, 51, f"{ORDER} (id(unique))"),
+        ("ADK-W010", 10, 40, f"{ORDER} (hash(key)): {RESULT} on line 10"),
+        ("ADK-W010", 10, 51, f"{ORDER} (id(unique)): {RESULT} on line 10"),
     ]
 
 
@@ -60,13 +62,34 @@ class Job:
         CACHE.setdefault("all", [])
         type(self).total += 1
         self.total = 1
+
+
+def report():
+    return runs, CACHE, Job.total
 """
     assert findings(tmp_path, source) == [
-        ("ADK-W011", 12, 8, f"{STATE} (runs)"),
-        ("ADK-W011", 13, 8, f"{STATE} (CACHE[key])"),
-        ("ADK-W011", 14, 8, f'{STATE} (CACHE.setdefault("all", []))'),
-        ("ADK-W011", 15, 8, f"{STATE} (type(self).total)"),
+        ("ADK-W011", 12, 8, f"{STATE} (runs): {READ}"),
+        ("ADK-W011", 13, 8, f"{STATE} (CACHE[key]): {READ}"),
+        ("ADK-W011", 14, 8, f'{STATE} (CACHE.setdefault("all", [])): {READ}'),
+        ("ADK-W011", 15, 8, f"{STATE} (type(self).total): {READ}"),
     ]
+
+
+def test_state_nothing_reads_back_is_not_reported(tmp_path: Path) -> None:
+    source = """\
+__adk_workflow__ = True
+
+runs = 0
+CAPTURED = []
+
+
+def start(key):
+    global runs
+    runs += 1
+    CAPTURED.append(key)
+    print(runs, CAPTURED)  # only a log line reads them
+"""
+    assert findings(tmp_path, source) == []
 
 
 def test_a_helper_reaching_either_root_is_unsafe_with_the_chain(tmp_path: Path) -> None:
@@ -86,7 +109,7 @@ def bucket(name):
 
 def run(name):
     remember(name)
-    return bucket(name)
+    return bucket(name), len(SEEN)
 """
     report = guard_source(source, source=str(tmp_path / "wf.py"))
     helpers = [f for f in report.findings if f.code is Code.W005]
@@ -106,12 +129,13 @@ from temporalio import workflow
 ORDERS = []
 
 
-@workflow.defn
+@workflow.defn(sandboxed=False)
 class Flow:
     @workflow.run
-    async def run(self, names: set[str]) -> None:
+    async def run(self, names: set[str]) -> int:
         for name in names:
             ORDERS.append(name)
+        return len(ORDERS)
 """
 
 DBOS = """\
@@ -121,9 +145,10 @@ ORDERS = []
 
 
 @DBOS.workflow()
-def flow(names: frozenset[str]) -> None:
+def flow(names: frozenset[str]) -> int:
     for name in names:
         ORDERS.append(name)
+    return len(ORDERS)
 """
 
 RESTATE = """\
@@ -134,9 +159,10 @@ ORDERS = []
 
 
 @service.handler()
-async def flow(ctx: restate.Context, names: list[str]) -> None:
+async def flow(ctx: restate.Context, names: list[str]) -> int:
     for name in set(names):
         ORDERS.append(name)
+    return len(ORDERS)
 """
 
 MARKED = """\
@@ -147,6 +173,7 @@ ORDERS = []
 def flow(names):
     for name in set(names):
         ORDERS.append(name)
+    return len(ORDERS)
 """
 
 DEFINED_ORDER = (

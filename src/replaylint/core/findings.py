@@ -53,6 +53,8 @@ class Finding:
     root: Code | None = None  # ADK-W005: the code of the root its chain ends in
     # Direct findings in workflow code: what a fix needs. Not part of a finding's identity.
     fix: FixRef | None = field(default=None, compare=False)
+    # A decision-aware finding: what its value reaches ("it reaches the condition on line 12").
+    decision: str = field(default="", compare=False)
 
     @property
     def line(self) -> int:
@@ -60,7 +62,8 @@ class Finding:
 
     @property
     def message(self) -> str:
-        return RULES[self.code].finding.format(call=self.call)
+        text = RULES[self.code].finding.format(call=self.call)
+        return f"{text}: {self.decision}" if self.decision else text
 
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code.value, self.call)

@@ -12,6 +12,7 @@ from pathlib import Path
 from replaylint.core.codes import RULES, Code
 from replaylint.core.findings import Finding, ModuleResult, Span
 from replaylint.core.outcome import Outcome
+from replaylint.engine.confirm import Verdicts
 from replaylint.engine.located import locate
 from replaylint.engine.project import Project, module_key
 from replaylint.engine.raw import Raw, findings_for
@@ -165,14 +166,17 @@ def _raw_findings(
     children = frozenset(p.name for p in project.frameworks.presets if p.child_workflows)
     chains: dict[frozenset[str], UnsafeHelpers] = {}
     raw: list[Raw] = []
+    verdicts = Verdicts(checked, modules_read, project)
     for module in checked:
         allowed = project.safe_paths(module)
         helpers = chains.get(allowed)
         if helpers is None:
             with_framework = partial(_with_framework_safe, project, allowed)
-            helpers = UnsafeHelpers(functions, project.safe, with_framework, children)
+            helpers = UnsafeHelpers(
+                functions, project.safe, with_framework, children, verdicts.dropped
+            )
             chains[allowed] = helpers
-        raw.extend(findings_for(project, module, helpers))
+        raw.extend(findings_for(project, module, helpers, verdicts))
     return raw
 
 
@@ -230,7 +234,13 @@ def _unique(findings: list[Finding]) -> list[Finding]:
 
 def _deps(module: ModuleInfo) -> list[tuple[str, str]]:
     """(path, sha256) of every local module `module` reaches: what its record depends on."""
-    return [(str(m.path), _sha(m.source)) for m in reached_modules(module)[1:]]
+    deps = [(str(m.path), _sha(m.source)) for m in reached_modules(module)[1:]]
+    for path in module.settings_files:  # a settings file said which engine runs its workflows
+        try:
+            deps.append((str(path), _sha(path.read_bytes())))
+        except OSError:
+            continue
+    return deps
 
 
 def _sha(data: bytes) -> str:

@@ -51,6 +51,9 @@ def _locate(raw: list[Raw]) -> list[Finding]:
         wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.statement
         for step in item.chain:
             wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
+        if item.decision is not None:
+            home = item.decision.function.module
+            wanted.setdefault(id(home), (home, {}))[1][item.decision.node] = item.decision.statement
     spans: dict[int, dict[cst.CSTNode, Span]] = {
         key: positions.spans_in_statements(module.tree, nodes, module.first_lines, module.source)
         for key, (module, nodes) in wanted.items()
@@ -75,6 +78,18 @@ def _locate(raw: list[Raw]) -> list[Finding]:
                 links + item.tail,
                 root,
                 item.fix,
+                _decision(item, spans),
             )
         )
     return findings
+
+
+def _decision(item: Raw, spans: dict[int, dict[cst.CSTNode, Span]]) -> str:
+    """`it reaches the condition on line 12` (in another file: `... on app/flow.py:12`)."""
+    decision = item.decision
+    if decision is None:
+        return item.says
+    home = decision.function.module
+    line = spans[id(home)][decision.node].line
+    where = f"line {line}" if home is item.where else f"{home.display}:{line}"
+    return f"{item.says} {decision.what} on {where}"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from replaylint.core.codes import CATEGORY_OF
 from replaylint.core.findings import ChainLink
 from replaylint.core.paths import display_path
+from replaylint.engine.engines import replayed
 from replaylint.parse import stacks
 from replaylint.parse.parsing import ParseFailure, parse
 from replaylint.presets.frameworks import Frameworks
@@ -172,6 +173,10 @@ class Project:
                 found = tuple(replace(s, path=_shown(s.path)) for s in steps or ())
             self._installed_chains[qualified] = found
         return found
+
+    def replayed(self, framework: str, module: ModuleInfo) -> bool:
+        preset = self.frameworks.get(framework)
+        return preset is None or replayed(preset, module)
 
     def activity_kind(self, decorators: Iterable[str]) -> str | None:
         for path in decorators:

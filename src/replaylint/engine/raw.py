@@ -8,8 +8,10 @@ import libcst as cst
 
 from replaylint.core.codes import Code
 from replaylint.core.findings import ChainLink, FixRef
+from replaylint.engine.confirm import KEEP, Verdicts
 from replaylint.engine.project import Project
 from replaylint.graph.callgraph import Hop, UnsafeHelpers
+from replaylint.graph.flow import Decision
 from replaylint.resolve.model import ModuleInfo
 from replaylint.rules import UNSAFE_HELPER, rule_for
 
@@ -29,9 +31,16 @@ class Raw:
     tail: tuple[ChainLink, ...] = ()  # hops inside followed installed code
     remedy: str = ""  # the rule's remedy for this case, decided where the finding is made
     fix: FixRef | None = None  # a direct finding in workflow code: what a fix needs
+    says: str = ""  # a decision-aware finding: what its message adds ("it reaches") ...
+    decision: Decision | None = None  # ... and what its value reaches
 
 
-def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -> list[Raw]:
+def findings_for(
+    project: Project,
+    module: ModuleInfo,
+    helpers: UnsafeHelpers,
+    verdicts: Verdicts | None = None,
+) -> list[Raw]:
     """The raw findings of one workflow module.
 
     What the rules reported on each function of its workflow path, less what is exempt or safe in
@@ -47,6 +56,9 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
         for hit in function.hits:
             if hit.governed and hit.path not in safe:
                 rule = rule_for(hit.code)
+                reason = verdicts.reason(hit, module) if verdicts is not None else KEEP
+                if reason is None:
+                    continue  # the value decides nothing a replay depends on
                 raw.append(
                     Raw(
                         code=hit.code,
@@ -58,6 +70,8 @@ def findings_for(project: Project, module: ModuleInfo, helpers: UnsafeHelpers) -
                         tail=hit.tail,
                         remedy=rule.remedy(module, frameworks),
                         fix=rule.fix_ref(hit, function, frameworks),
+                        says=reason.says,
+                        decision=reason.decision,
                     )
                 )
         for call, chain in UNSAFE_HELPER.findings(function, helpers):

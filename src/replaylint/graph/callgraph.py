@@ -41,7 +41,10 @@ class UnsafeHelpers:
         safe: frozenset[str] = frozenset(),
         safe_paths: Callable[[ModuleInfo], frozenset[str]] | None = None,
         child_workflow_frameworks: frozenset[str] = frozenset(),
+        ignored: frozenset[int] = frozenset(),
     ) -> None:
+        """`ignored`: ids of hits that reach nothing a replay depends on (decision-aware rules
+        confirmed them nowhere): no root, so no ADK-W005 either."""
         # id(function) -> (its first step, the function that step calls or None at the root).
         # Linked, not copied: a chain of n helpers costs n entries, not n squared.
         self._links: dict[int, tuple[Hop, FunctionInfo | None]] = {}
@@ -60,7 +63,7 @@ class UnsafeHelpers:
             allowed = safe_paths(info.module) if safe_paths is not None else frozenset()
             for hit in info.hits:
                 # An unproven access is reported where it is, not propagated (its rule says so).
-                if not hit.propagates or hit.dead or hit.path in allowed:
+                if not hit.propagates or hit.dead or hit.path in allowed or id(hit) in ignored:
                     continue
                 self._links[id(info)] = (
                     Hop(info.module, hit.node, hit.call, hit.statement, hit.tail, hit.code),

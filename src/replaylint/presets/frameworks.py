@@ -74,5 +74,25 @@ class Frameworks:
     def recorder(self, path: str) -> bool:
         return any(p.recorders.matches(path) for p in self.presets)
 
+    def command(self, path: str) -> bool:
+        """Does the history record this call's arguments (a recorder, a timer, a signal, ...)?"""
+        return any(
+            p.recorders.matches(path) or p.replay.commands.matches(path) for p in self.presets
+        )
+
+    def logger(self, path: str) -> bool:
+        return any(p.replay.loggers.matches(path) for p in self.presets)
+
+    def fixed_environment(self, path: str, names: list[str]) -> bool:
+        """Is `path` a read whose value the frameworks `names` fix per deployed version?"""
+        for name in names:
+            preset = self.get(name)
+            fixed = preset.replay.fixed_environment if preset is not None else ()
+            if any(
+                path == f or path.startswith(f + ".") or path.startswith(f + "[") for f in fixed
+            ):
+                return True
+        return False
+
     def is_framework_path(self, path: str) -> bool:
         return any(path == root or path.startswith(root + ".") for root in self._roots)

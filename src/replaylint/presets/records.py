@@ -69,6 +69,22 @@ class Cheap:
 
 
 @dataclass(frozen=True)
+class ReplayFacts:
+    """How a framework's replay treats what decision-aware rules ask about."""
+
+    commands: Patterns  # calls (beside the recorders) whose arguments the history records
+    loggers: Patterns  # calls that only write a log line, which a replay may drop
+    fixed_environment: frozenset[str]  # reads whose value is fixed per deployed version
+    module_state: str  # "shared" by every run on a worker, or "per-run" (a sandbox)
+    shared_when_keyword: str  # an entry decorator's keyword that, False, turns the sandbox off
+    shared_when_runners: Patterns  # worker runners that run workflows without the sandbox
+    passed_through: Patterns  # context managers whose imports every run shares
+    config_files: tuple[str, ...]  # a settings file beside the app that says which engine runs
+    config_key: str  # ... its top-level key
+    replayed_when: str  # ... and the value under which the workflows are replayed ("": always)
+
+
+@dataclass(frozen=True)
 class Preset:
     name: str
     title: str
@@ -88,6 +104,7 @@ class Preset:
     child_workflows: bool  # a workflow calling another directly starts a recorded child
     safe: frozenset[str]  # catalog roots that this framework makes deterministic
     cheap: Cheap
+    replay: ReplayFacts
     remedies: dict[str, str]  # a rule's remedy key (its code, or a named case) -> the text
     fixes: tuple[dict[str, Any], ...] = field(default=())  # entries as rules/fixes.toml's
 
@@ -96,7 +113,11 @@ class Preset:
 
 
 _TOP_KEYS = {"title", "packages", "versioning", "safe", "entries", "recorded", "cheap"}
-_TOP_KEYS |= {"remedies", "fixes"}
+_TOP_KEYS |= {"remedies", "fixes", "replay"}
+_REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
+_REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
+_REPLAY_KEYS |= {"replayed-when"}
+MODULE_STATES = ("shared", "per-run")
 _ENTRY_KEYS = {"classes", "methods", "functions", "registrars", "context-types"}
 _ENTRY_KEYS |= {"context-param", "context-type"}
 _RECORDED_KEYS = {"decorators", "registrars", "calls", "child-workflows", "inline-decorators"}
@@ -185,8 +206,35 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
             keywords=_strings(where, cheap, "keywords"),
             registers=_bytes_patterns(where, cheap, "registers"),
         ),
+        replay=_replay(where, data),
         remedies=dict(remedies),
         fixes=tuple(fixes),
+    )
+
+
+def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
+    table = _table(where, data, "replay", _REPLAY_KEYS)
+    state = table.get("module-state", "shared")
+    if state not in MODULE_STATES:
+        raise RecordError(f"{where} [replay]: module-state must be one of shared, per-run")
+    files = _strings(where, table, "config-files") if "config-files" in table else ()
+
+    def optional(key: str) -> Patterns:
+        return _patterns(where, table, key) if key in table else Patterns()
+
+    return ReplayFacts(
+        commands=optional("commands"),
+        loggers=optional("loggers"),
+        fixed_environment=frozenset(
+            _strings(where, table, "fixed-environment") if "fixed-environment" in table else ()
+        ),
+        module_state=state,
+        shared_when_keyword=str(table.get("shared-when-keyword", "")),
+        shared_when_runners=optional("shared-when-runners"),
+        passed_through=optional("passed-through"),
+        config_files=files,
+        config_key=str(table.get("config-key", "")),
+        replayed_when=str(table.get("replayed-when", "")),
     )
 
 

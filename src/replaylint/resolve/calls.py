@@ -204,6 +204,7 @@ class Calls(Walker):
     def _apply(self, callee: Value, node: cst.Call, args: list[Value], cargs: CallArgs) -> Value:
         if isinstance(callee, Ext):
             path = callee.path
+            self.func.external[id(node)] = path  # where its values go: graph/flow.py
             if path == "builtins.getattr":
                 return self._getattr(node, args)
             if path in ("builtins.globals", "builtins.locals"):

@@ -73,6 +73,7 @@ class Catalog:
         self.recorders: set[str] = set()
         self.recorded_activities: set[str] = set()
         self.safe: set[str] = set()
+        self.logger_prefixes = tuple(data.get("loggers", {}).get("prefixes", []))
         for table in data.get("call", []):
             entry = Entry(
                 table["category"],
@@ -120,6 +121,10 @@ class Catalog:
         activities = data.get("activities", {})
         self.recorded_activities.update(activities.get("recorded", []))
         self._parents = self._all_parents()
+
+    def logs(self, path: str) -> bool:
+        """Does a call of `path` only write a log line?"""
+        return path.startswith(self.logger_prefixes)
 
     def _all_parents(self) -> set[str]:
         parents: set[str] = set()

@@ -154,6 +154,8 @@ class Definitions(Walker):
         return bool(name) and self.frameworks.is_framework_path(name)
 
     def _entry(self, info: FunctionInfo, framework: str) -> None:
+        if not self.project.replayed(framework, self.m):
+            return  # run once by an engine that never replays (mcp-agent's asyncio)
         info.entry = framework
         if framework not in self.m.frameworks:
             self.m.frameworks.append(framework)
@@ -233,7 +235,7 @@ class Definitions(Walker):
         info = ClassInfo(node.name.value, qualname, self.m, node, decorators=tuple(decorators))
         for path in decorators:
             preset = self.frameworks.workflow_class(path)
-            if preset is not None:
+            if preset is not None and self.project.replayed(preset.name, self.m):
                 info.workflow = preset.name
                 if preset.name not in self.m.frameworks:
                     self.m.frameworks.append(preset.name)

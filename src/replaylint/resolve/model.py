@@ -29,6 +29,9 @@ class Hit:
     statement: cst.CSTNode | None = None  # the innermost statement holding node (positions)
     # Hops inside installed code the call leads into (path, line, call), ending at the root.
     tail: tuple[ChainLink, ...] = ()
+    # Decided once the workflow path is known (the rule's confirm): whether the value reaches
+    # something a replay depends on. "" for a finding wherever it is.
+    pending: str = ""
 
 
 @dataclass(eq=False)
@@ -64,6 +67,8 @@ class FunctionInfo:
     exempt: bool = False  # body not on the workflow path (an activity, a __main__ block)
     hits: list[Hit] = field(default_factory=list)
     calls: list[HelperCall] = field(default_factory=list)
+    # id(call node) -> the resolved path of each call of something outside the checked code
+    external: dict[int, str] = field(default_factory=dict)
     returns: Value = UNKNOWN
     decorators: tuple[str, ...] = ()
     parent: FunctionInfo | None = None  # the enclosing function, for nested defs and lambdas
@@ -145,6 +150,8 @@ class ModuleInfo:
     # The module's name from the project's roots, whichever import first reached it: what the
     # identity digest uses, so it does not depend on the order modules were loaded in.
     canonical: str = ""
+    # Files other than modules that decided what this module is (a framework's settings file).
+    settings_files: list[Path] = field(default_factory=list)
 
     def entries(self) -> list[FunctionInfo]:
         return [f for f in self.functions if f.entry is not None]

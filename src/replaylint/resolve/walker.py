@@ -112,6 +112,10 @@ class ModuleSource(Protocol):
 
     def activity_kind(self, decorators: list[str]) -> str | None: ...
 
+    def replayed(self, framework: str, module: ModuleInfo) -> bool:
+        """Does `framework` replay this module's workflows (its engine may be a setting)?"""
+        ...
+
     def installed_chain(self, path: str) -> tuple[ChainLink, ...]:
         """Hops (path, line, call) by which a followed installed function reaches a root."""
         ...

@@ -8,12 +8,14 @@ on the workflow path.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 import libcst as cst
 
 from replaylint.core.codes import RULES, Code, RuleMeta
 from replaylint.core.findings import ChainLink, FixRef
+from replaylint.graph.flow import Decision, Flow
 from replaylint.resolve.facts import Fact
 from replaylint.resolve.model import Hit
 
@@ -69,10 +71,35 @@ def _context_name(function: FunctionInfo, frameworks: Frameworks) -> str:
     return positional[preset.context_param].name.value
 
 
+@dataclass(frozen=True)
+class Reason:
+    """Why a decision-aware finding is kept: what the message adds (`says`, e.g. "it reaches"),
+    and the decision its value reaches, whose place ends the sentence."""
+
+    says: str
+    decision: Decision | None = None
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What confirming a finding may ask: how values flow on the workflow path of `module`
+    (the workflow module the finding is reported for), and the frameworks' replay facts."""
+
+    module: ModuleInfo
+    flow: Flow
+    frameworks: Frameworks
+    unsandboxed: frozenset[str] = frozenset()  # workflow classes a worker runs unsandboxed
+
+
 class FactRule(Rule, ABC):
     """A rule that decides on facts: `facts` names the types it is handed, `on_fact` decides."""
 
     facts: ClassVar[tuple[type[Fact], ...]]
+
+    def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
+        """For a hit reported `pending`: keep it (and say why) or drop it, once the workflow
+        path is known. A hit reported without `pending` never comes here."""
+        return Reason("")
 
     @abstractmethod
     def on_fact(self, fact: Fact) -> None:
@@ -86,6 +113,7 @@ class FactRule(Rule, ABC):
         path: str = "",
         propagates: bool = True,
         tail: tuple[ChainLink, ...] = (),
+        pending: str = "",
     ) -> None:
         """Record a finding at the fact's node; the engine reports it when the function it is in
         turns out to be on a workflow path (and propagates it to callers as ADK-W005)."""
@@ -102,5 +130,6 @@ class FactRule(Rule, ABC):
                 propagates=propagates,
                 statement=site.statement,
                 tail=tail,
+                pending=pending,
             )
         )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from replaylint.resolve.facts import Call, Fact, Reference
 from replaylint.rules.base import FactRule
 
@@ -15,6 +17,7 @@ class CatalogRule(FactRule):
     """
 
     facts = (Call, Reference)
+    pending: ClassVar[str] = ""  # "flow": kept only where the value decides (see confirm)
 
     @property
     def category(self) -> str:
@@ -24,4 +27,4 @@ class CatalogRule(FactRule):
         assert isinstance(fact, (Call, Reference))
         entry = fact.entry
         if entry is not None and entry.category == self.category:
-            self.report(fact, fact.call, entry.reason, fact.path)
+            self.report(fact, fact.call, entry.reason, fact.path, pending=self.pending)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-
 import libcst as cst
 
 from replaylint.core.codes import Code
+from replaylint.graph.flow import Flow
+from replaylint.graph.guards import first_write
+from replaylint.graph.state import (
+    class_reads,
+    imported_names,
+    passed_through,
+    root_of,
+    sandboxed,
+    written_state,
+)
 from replaylint.resolve.facts import CLASS, MODULE, Fact, MethodCall, Store
-from replaylint.resolve.model import Class, Func, LocalModule, Obj
+from replaylint.resolve.model import Class, Func, FunctionInfo, Hit, LocalModule, Obj
 from replaylint.resolve.values import Const, Ext, Value
-from replaylint.rules.base import FactRule
+from replaylint.rules.base import FactRule, Reason, Replay
 
 _SHARED = (MODULE, CLASS)
 # Methods of the builtin containers (and deque, defaultdict, Counter) that change them in place.
@@ -40,9 +48,6 @@ _MUTATORS = frozenset(
         "__delitem__",
     }
 )
-_LEAVING = (cst.Return, cst.Raise, cst.Continue)
-Block = Sequence[cst.CSTNode]  # a suite's statements (small ones in a one-line suite)
-Same = Callable[[cst.CSTNode, cst.CSTNode], bool]  # two expressions spelled alike
 
 
 # External classes whose instances are containers (builtins' own are known by their literals).
@@ -87,121 +92,56 @@ class ModuleStateInWorkflow(FactRule):
                 return  # a name bound in a class body, as the class is built
             if not isinstance(fact.value, Const) and _first_write(fact):
                 return  # `if _client is None: _client = Client()`: a cache, filled once
-            self.report(fact, fact.written(), f"writes {fact.binding} state")
+            self.report(fact, fact.written(), f"writes {fact.binding} state", pending=fact.binding)
         elif isinstance(fact, MethodCall):
             if (
                 fact.binding in _SHARED
                 and fact.method in _MUTATORS
                 and _is_container(fact.receiver, fact.method)
             ):
-                self.report(fact, fact.written(), f"changes {fact.binding} state in place")
+                reason = f"changes {fact.binding} state in place"
+                self.report(fact, fact.written(), reason, pending=fact.binding)
 
-
-# ---------------------------------------------------------------- first-time initialization
+    def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
+        """Module and class state is reported where the workflow path reads it back (and the
+        read decides something), or where another module's object is changed in place; never
+        where a sandbox gives each run its own copy of the module (Temporal's)."""
+        expr = written_state(hit.node)
+        root, attributes = root_of(expr) if expr is not None else (None, [])
+        if root is None:
+            return Reason("")  # no name to follow: an object every run may share
+        module = function.module
+        imported = imported_names(module)
+        owner = imported.get(root.value)
+        if sandboxed(replay.module, function, replay.frameworks, replay.unsandboxed):
+            shared = passed_through(module, replay.frameworks)
+            shared |= passed_through(replay.module, replay.frameworks)
+            if owner is None or not ({root.value, owner} & shared):
+                return None  # each run imports its own copy of the module
+        if owner is not None:
+            return Reason("it changes another module's object, which every run on a worker shares")
+        flow = replay.flow
+        if hit.pending == CLASS and attributes:
+            named = [a for a in attributes if a != "__class__"]  # `self.__class__.names`
+            reads = class_reads(flow, module, named[0]) if named else []
+        elif _module_global(flow, function, root.value):
+            reads = flow.global_reads(function, root.value)
+        else:
+            return Reason("")  # reached through a local name: an object every run shares
+        decision = flow.read_back(reads)
+        return Reason("it is read back into", decision) if decision is not None else None
 
 
 def _first_write(fact: Store) -> bool:
-    """Is the store guarded by a test that its target is still unset (`X is None`, `key not in
-    CACHE`), in an `if` around it or an early exit before it? Then each process fills it once
-    with the same kind of value, and no run decides anything by whether it was full."""
-    function = fact.site.function.node
-    if not isinstance(function, cst.FunctionDef) or fact.site.statement is None:
-        return False
-    guards = _guards(function.body.body, fact.site.statement)
-    if guards is None:
-        return False
-    code = fact.site.function.module.tree.code_for_node
-
-    def same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
-        return "".join(code(a).split()) == "".join(code(b).split())
-
-    target = fact.node
-    return any(_says_unset(test, holds, target, same) for test, holds in guards)
+    statement = fact.site.statement
+    function = fact.site.function
+    return statement is not None and first_write(function, statement, fact.node)
 
 
-def _guards(block: Block, statement: cst.CSTNode) -> list[tuple[cst.BaseExpression, bool]] | None:
-    """The tests known to hold (True) or to fail (False) where `statement` runs in `block`, or
-    None when it is not there."""
-    known: list[tuple[cst.BaseExpression, bool]] = []
-    for item in block:
-        if item is statement:
-            return known
-        for inner, test, holds in _branches(item):
-            found = _guards(inner, statement)
-            if found is not None:
-                return known + ([(test, holds)] if test is not None else []) + found
-        if isinstance(item, cst.If) and item.orelse is None and _leaves(item.body.body):
-            known.append((item.test, False))  # `if key in CACHE: return CACHE[key]`
-    return None
-
-
-def _branches(
-    item: cst.CSTNode,
-) -> Iterator[tuple[Block, cst.BaseExpression | None, bool]]:
-    """The blocks a compound statement holds, with the test each one runs under."""
-    if isinstance(item, cst.If):
-        yield item.body.body, item.test, True
-        orelse = item.orelse
-        if isinstance(orelse, cst.If):
-            yield (orelse,), item.test, False
-        elif isinstance(orelse, cst.Else):
-            yield orelse.body.body, item.test, False
-    elif isinstance(item, (cst.For, cst.While, cst.With, cst.Try)):
-        yield item.body.body, None, True
-        if isinstance(item, cst.Try):
-            for handler in item.handlers:
-                yield handler.body.body, None, True
-            if item.finalbody is not None:
-                yield item.finalbody.body.body, None, True
-        orelse = getattr(item, "orelse", None)
-        if orelse is not None:
-            yield orelse.body.body, None, True
-
-
-def _leaves(block: Block) -> bool:
-    last = block[-1] if block else None
-    if isinstance(last, cst.SimpleStatementLine):
-        last = last.body[-1]
-    return isinstance(last, _LEAVING)
-
-
-def _says_unset(test: cst.BaseExpression, holds: bool, target: cst.CSTNode, same: Same) -> bool:
-    """Does `test` (holding, or failing) say that `target` has no value yet?"""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _says_unset(test.expression, not holds, target, same)
-    if isinstance(test, cst.BooleanOperation):
-        # `a and b` holding, or `a or b` failing, says both sides hold (or fail).
-        both = isinstance(test.operator, cst.And) == holds
-        sides = (test.left, test.right)
-        return both and any(_says_unset(side, holds, target, same) for side in sides)
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        operator = test.comparisons[0].operator
-        right = test.comparisons[0].comparator
-        if isinstance(operator, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)):
-            if not (isinstance(right, cst.Name) and right.value == "None"):
-                return False
-            unset_when = isinstance(operator, (cst.Is, cst.Equal))
-            return holds == unset_when and _names(test.left, target, same)
-        if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(target, cst.Subscript):
-            missing = holds == isinstance(operator, cst.NotIn)
-            return missing and _keyed(target, test.left, right, same)
-        return False
-    return not holds and _names(test, target, same)  # `if not CLIENT:` / `if CLIENT: return`
-
-
-def _names(expr: cst.BaseExpression, target: cst.CSTNode, same: Same) -> bool:
-    """Is `expr` the target itself, or its entry read with `.get(key)`?"""
-    if same(expr, target):
+def _module_global(flow: Flow, function: FunctionInfo, name: str) -> bool:
+    """Is `name`, in `function`, its module's global (declared so, or never bound locally)?"""
+    body = flow.body(function)
+    if name in body.globals:
         return True
-    if isinstance(target, cst.Subscript) and isinstance(expr, cst.Call) and expr.args:
-        func = expr.func
-        if isinstance(func, cst.Attribute) and func.attr.value == "get":
-            return _keyed(target, expr.args[0].value, func.value, same)
-    return False
-
-
-def _keyed(
-    target: cst.Subscript, key: cst.BaseExpression, container: cst.BaseExpression, same: Same
-) -> bool:
-    index = target.slice[0].slice if len(target.slice) == 1 else None
-    return isinstance(index, cst.Index) and same(index.value, key) and same(target.value, container)
+    local = name in body.params or name in body.bound
+    return not local and name in function.module.exports

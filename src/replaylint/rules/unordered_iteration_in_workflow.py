@@ -6,8 +6,9 @@ import libcst as cst
 
 from replaylint.core.codes import Code
 from replaylint.resolve.facts import BuiltinCall, Fact, Iteration, MethodCall
+from replaylint.resolve.model import FunctionInfo, Hit
 from replaylint.resolve.values import SetOf, Value, hashes_by_value
-from replaylint.rules.base import FactRule
+from replaylint.rules.base import FactRule, Reason, Replay
 
 # Builtins that hand their arguments' elements on in the order they iterate them, by the
 # position of the first argument they iterate (`map(f, s)` iterates from the second).
@@ -74,6 +75,26 @@ def _parent(root: cst.CSTNode | None, node: cst.CSTNode) -> cst.CSTNode | None:
     return None
 
 
+_NUMBERS = frozenset({"int", "float", "bool", "complex"})
+
+
+def _annotated_number(fact: BuiltinCall) -> bool:
+    """Is the argument a parameter annotated as a number (whose hash is its value)?"""
+    call = fact.node
+    function = fact.site.function.node
+    if not isinstance(call, cst.Call) or not call.args or not isinstance(function, cst.FunctionDef):
+        return False
+    arg = call.args[0].value
+    if not isinstance(arg, cst.Name):
+        return False
+    params = function.params
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        if param.name.value == arg.value and param.annotation is not None:
+            annotation = param.annotation.annotation
+            return isinstance(annotation, cst.Name) and annotation.value in _NUMBERS
+    return False
+
+
 def _hash_ordered(value: Value) -> bool:
     return isinstance(value, SetOf) and value.hash_ordered
 
@@ -81,6 +102,12 @@ def _hash_ordered(value: Value) -> bool:
 class UnorderedIterationInWorkflow(FactRule):
     code = Code.W010
     facts = (Iteration, BuiltinCall, MethodCall)
+
+    def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
+        """`id()` and `hash()` are reported where their number decides the replay; an order
+        taken from hashing is reported wherever it is taken (the report says so, unpending)."""
+        decision = replay.flow.reaches(function, hit.node)
+        return Reason("it reaches", decision) if decision is not None else None
 
     def on_fact(self, fact: Fact) -> None:
         if isinstance(fact, Iteration):
@@ -105,8 +132,11 @@ class UnorderedIterationInWorkflow(FactRule):
         if name in ("hash", "id") and fact.args:
             if fact.site.function.name in _HASHING_METHODS or _used_as_key(fact):
                 return
+            if name == "hash" and _annotated_number(fact):
+                return  # `hash(order_number)` of an `int` parameter: the number itself
             if name == "id" or not hashes_by_value(fact.args[0]):
-                self.report(fact, fact.written(), f"{name}() differs from one process to the next")
+                reason = f"{name}() differs from one process to the next"
+                self.report(fact, fact.written(), reason, pending="flow")
             return
         first = _ORDER_KEEPING.get(name)
         if first is None or not any(_hash_ordered(arg) for arg in fact.args[first:]):

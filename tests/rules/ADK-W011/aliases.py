@@ -5,7 +5,7 @@ HISTORY: list[str] = []
 LIMITS = {"max": 3}
 
 
-@workflow.defn
+@workflow.defn(sandboxed=False)  # every run on the worker shares this module
 class ReportWorkflow:
     @workflow.run
     async def run(self, name: str) -> str:

@@ -7,7 +7,7 @@ class Settings(BaseModel):
     tags: list = []  # a pydantic default: each model gets its own copy
 
 
-@workflow.defn
+@workflow.defn(sandboxed=False)
 class Shared:
     history: list = []
     seen: dict = {}
@@ -20,14 +20,14 @@ class Shared:
     @workflow.run
     async def run(self, x: str) -> int:
         self.history.append(x)  # expect: ADK-W011
-        self.seen[x] = True  # expect: ADK-W011
+        self.seen[x] = True  # written, never read back: decides nothing
         self.own.append(x)  # assigned in __init__: the instance's own
         settings = Settings()
         settings.tags.append(x)  # a local model's own list
         return len(self.history) + len(self.ALLOWED)
 
 
-@workflow.defn
+@workflow.defn(sandboxed=False)
 class WithState:
     """A dataclass's fields are each instance's own, whatever the annotation says."""
 

@@ -1,4 +1,5 @@
-"""Every way a run writes state that outlives it: globals, module containers, class attributes."""
+"""Every way a run writes state that outlives it (globals, module containers, class attributes),
+read back by the workflow path (decide): write_only.py has the same writes, never read back."""
 import collections
 
 import settings
@@ -78,3 +79,10 @@ def flag_once():
     global counter
     if not counter:
         counter = 1  # expect: ADK-W011
+
+
+def decide():
+    """Reads every piece of state back into a decision: so each write above is reported."""
+    if counter or CACHE or REGISTRY or SEEN or RECENT or NAMES or HANDLERS or CONFIG.debug:
+        return Workflow.runs, Workflow.names
+    return None

@@ -3,6 +3,7 @@ import restate
 
 service = restate.Service("Tally")
 TOTALS: dict[str, int] = {}
+LAST: dict[str, str] = {}
 
 
 def _record(key: str) -> int:
@@ -13,5 +14,11 @@ def _record(key: str) -> int:
 @service.handler()
 async def tally(ctx: restate.Context, key: str) -> int:
     journaled = await ctx.run("record", lambda: _record(key))
-    TOTALS.clear()  # expect: ADK-W011
+    TOTALS.clear()  # only ctx.run's journaled action reads it back: write-only here
+    LAST[key] = key  # expect: ADK-W011
     return journaled
+
+
+@service.handler()
+async def last(ctx: restate.Context, key: str) -> str:
+    return LAST.get(key, "")  # another handler reads it back: what a replay returns depends on it

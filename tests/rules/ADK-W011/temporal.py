@@ -1,4 +1,5 @@
-"""A Temporal workflow writes only its own instance; activities may keep process state."""
+"""Temporal's sandbox gives each run its own copy of a workflow's modules: their state is the
+run's own, however it is written (temporal_unsandboxed.py has the workflows that opt out)."""
 from datetime import timedelta
 
 from temporalio import activity, workflow
@@ -8,7 +9,7 @@ _completed: list[str] = []
 
 
 def _remember(name: str) -> None:
-    _completed.append(name)  # expect: ADK-W011
+    _completed.append(name)
 
 
 @activity.defn
@@ -26,20 +27,13 @@ class Checkout:
 
     @workflow.run
     async def run(self, order: str) -> str:
-        Checkout.started += 1  # expect: ADK-W011
+        Checkout.started += 1
         self.seen.append(order)
-        _remember(order)  # expect: ADK-W005
-        Checkout.reset()  # expect: ADK-W005
+        _remember(order)
+        if Checkout.started > 1 or _completed:
+            return order
         return await workflow.execute_activity(charge, order, start_to_close_timeout=timedelta(1))
 
     @workflow.signal
     def retry(self, order: str) -> None:
-        _attempts[order] = 0  # expect: ADK-W011
-
-    @classmethod
-    def reset(cls) -> None:
-        cls.started = 0  # expect: ADK-W011
-
-    @classmethod
-    def configure(cls) -> None:
-        cls.started = 1  # never called from the workflow: worker setup
+        _attempts[order] = 0

@@ -1,0 +1,63 @@
+"""Decision-aware findings confirmed once the workflow paths are known: per workflow module,
+each pending hit on its path is kept (with what its value reaches) or dropped."""
+
+from __future__ import annotations
+
+from replaylint.engine.project import Project
+from replaylint.graph.flow import Flow, Sinks
+from replaylint.graph.state import unsandboxed_classes
+from replaylint.resolve.model import FunctionInfo, Hit, ModuleInfo
+from replaylint.rules import rule_for
+from replaylint.rules.base import FactRule, Reason, Replay
+
+KEEP = Reason("")  # a hit no rule needs to confirm
+
+
+class Verdicts:
+    """Each pending hit's reason in each workflow module's context (None: dropped there)."""
+
+    def __init__(self, checked: list[ModuleInfo], modules: list[ModuleInfo], project: Project):
+        self._reasons: dict[tuple[int, int], Reason | None] = {}
+        kept: set[int] = set()
+        pending: set[int] = set()
+        unsandboxed = unsandboxed_classes(modules, project.frameworks)
+        for module in checked:
+            path = module.workflow_path()
+            replay: Replay | None = None
+            for function in path:
+                for hit in function.hits:
+                    rule = rule_for(hit.code)
+                    if not hit.pending or not isinstance(rule, FactRule):
+                        continue
+                    replay = replay or _replay(project, module, path, unsandboxed)
+                    reason = rule.confirm(hit, function, replay)
+                    self._reasons[(id(hit), id(module))] = reason
+                    pending.add(id(hit))
+                    if reason is not None:
+                        kept.add(id(hit))
+        # A hit no workflow module keeps is no root of a helper chain (ADK-W005) either.
+        self.dropped = frozenset(pending - kept)
+
+    def reason(self, hit: Hit, module: ModuleInfo) -> Reason | None:
+        return self._reasons.get((id(hit), id(module)), KEEP)
+
+
+def _replay(
+    project: Project, module: ModuleInfo, path: list[FunctionInfo], unsandboxed: frozenset[str]
+) -> Replay:
+    """What confirming a decision-aware finding of `module` asks: its path's value flow."""
+    frameworks = project.frameworks
+    catalog = project.catalog
+
+    def command(name: str) -> bool:
+        return name in catalog.recorders or frameworks.command(name)
+
+    def logger(name: str) -> bool:
+        return catalog.logs(name) or frameworks.logger(name)
+
+    def child_workflows(name: str) -> bool:
+        preset = frameworks.get(name)
+        return preset is not None and preset.child_workflows
+
+    flow = Flow(path, Sinks(command, logger, child_workflows))
+    return Replay(module, flow, frameworks, unsandboxed)

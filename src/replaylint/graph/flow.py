@@ -1,0 +1,388 @@
+"""Where a value goes on the workflow path: from the expression that makes it, through locals,
+helpers' parameters and returns, to the first thing a replay depends on that it reaches.
+
+A replay depends on a branch or loop condition, a durable command's target or arguments (an
+activity, a step, a child workflow, a timer, a signal), the workflow's result, its instance
+state, and module state that the workflow path reads back. A value that only reaches logging, a
+local never read, a once-per-process cache or an object nothing reads decides nothing. The
+search is bounded (`BUDGET` steps): past it, the value is taken to decide (reported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import libcst as cst
+
+from replaylint.graph.bodies import STATEMENTS, Body
+from replaylint.graph.guards import first_write
+from replaylint.resolve.model import FunctionInfo, HelperCall
+
+BUDGET = 4000
+# Methods by which a container takes a value in: the container holds it afterwards.
+_TAKING = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
+# Methods that change a container in place: calling one is no read of what it holds.
+_WRITING = _TAKING | frozenset(
+    {"remove", "discard", "clear", "sort", "reverse", "rotate"}  # `pop` returns what it takes
+)
+_LOG_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"}
+)
+_CACHES = ("functools.lru_cache", "functools.cache", "functools.cached_property")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the value reaches (`what`, e.g. "the condition"), at `node` in `function`."""
+
+    what: str
+    function: FunctionInfo
+    node: cst.CSTNode
+    statement: cst.CSTNode | None
+
+
+@dataclass(frozen=True)
+class Sinks:
+    """The calls a value's path ends at: what records its arguments, and what only logs."""
+
+    command: Callable[[str], bool]  # a resolved path whose arguments the history records
+    logger: Callable[[str], bool]  # a resolved path that only writes a log line
+    child_workflows: Callable[[str], bool]  # does this preset record a direct call of a workflow
+
+
+@dataclass(frozen=True)
+class _Back:
+    """Where a helper's return goes: the call in its caller (and where that one returns)."""
+
+    function: FunctionInfo
+    call: cst.CSTNode
+    outer: _Back | None
+
+
+_Item = tuple[FunctionInfo, cst.CSTNode, "_Back | None"]
+
+
+class Flow:
+    """Follows values over the functions of one workflow module's path."""
+
+    def __init__(self, on_path: Iterable[FunctionInfo], sinks: Sinks) -> None:
+        self.path = {id(f): f for f in on_path}
+        self.sinks = sinks
+        self._bodies: dict[int, Body] = {}
+        self._callers: dict[int, list[tuple[FunctionInfo, HelperCall]]] = {}
+        for function in self.path.values():
+            for call in function.calls:
+                if call.governed and not call.dead:
+                    self._callers.setdefault(id(call.target), []).append((function, call))
+
+    def body(self, function: FunctionInfo) -> Body:
+        found = self._bodies.get(id(function))
+        if found is None:
+            found = self._bodies[id(function)] = Body(function)
+        return found
+
+    # ------------------------------------------------------------------ the search
+
+    def reaches(
+        self, function: FunctionInfo, node: cst.CSTNode, commands: bool = True
+    ) -> Decision | None:
+        """The first decision the value of `node` (in `function`) reaches; `commands`: whether a
+        durable command's arguments count (not for values fixed per deployed version)."""
+        return self._search([(function, node, None)], commands)
+
+    def read_back(self, reads: list[tuple[FunctionInfo, cst.CSTNode]]) -> Decision | None:
+        """The first decision one of these reads of some state reaches."""
+        return self._search([(f, n, None) for f, n in reads], True)
+
+    def _search(self, start: list[_Item], commands: bool) -> Decision | None:
+        stack = list(reversed(start))
+        seen: set[tuple[int, int, int]] = set()
+        steps = 0
+        while stack:
+            function, node, back = stack.pop()
+            key = (id(function), id(node), id(back))
+            if key in seen:
+                continue
+            seen.add(key)
+            steps += 1
+            if steps > BUDGET:
+                return Decision("a decision past the search's bound", function, node, None)
+            found = self._climb(function, node, back, commands, stack)
+            if found is not None:
+                return found
+        return None
+
+    def _climb(
+        self,
+        function: FunctionInfo,
+        node: cst.CSTNode,
+        back: _Back | None,
+        commands: bool,
+        stack: list[_Item],
+    ) -> Decision | None:
+        """Up from `node` through the expressions that hold it, to where its value ends."""
+        body = self.body(function)
+        child = node
+        while True:
+            parent = body.parents.get(id(child))
+            if parent is None:
+                return None
+            here = body.statement_of(parent)
+            decided = _decision_at(parent, child)
+            if decided is not None:
+                return Decision(decided, function, parent, here)
+            if isinstance(parent, cst.Return):
+                return self._returned(function, parent, here, back, stack)
+            if isinstance(parent, cst.Arg):
+                call = body.parents.get(id(parent))
+                if isinstance(call, cst.Call):
+                    return self._argument(function, call, parent, back, commands, stack)
+            if isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                if parent.value is child and here is not None:
+                    targets = _targets(parent)
+                    return self._stored(function, targets, here, back, stack)
+                return None
+            if isinstance(parent, cst.NamedExpr) and parent.value is child and here is not None:
+                self._stored(function, [parent.target], here, back, stack)
+            if isinstance(parent, cst.WithItem) and parent.asname is not None and here:
+                return self._stored(function, [parent.asname.name], here, back, stack)
+            if isinstance(parent, STATEMENTS):
+                return None  # a whole expression statement, or a block: the value is dropped
+            child = parent
+
+    def _returned(
+        self,
+        function: FunctionInfo,
+        node: cst.CSTNode,
+        statement: cst.CSTNode | None,
+        back: _Back | None,
+        stack: list[_Item],
+    ) -> Decision | None:
+        if back is not None:
+            stack.append((back.function, back.call, back.outer))
+            return None
+        if any(d.startswith(_CACHES) for d in function.decorators):
+            return None  # computed once per process
+        callers = self._callers.get(id(function), [])
+        if function.entry is not None or (function.module.marked and not callers):
+            return Decision("the workflow's result", function, node, statement)
+        stack.extend((caller, call.node, None) for caller, call in callers)
+        return None
+
+    def _argument(
+        self,
+        function: FunctionInfo,
+        call: cst.Call,
+        arg: cst.Arg,
+        back: _Back | None,
+        commands: bool,
+        stack: list[_Item],
+    ) -> Decision | None:
+        body = self.body(function)
+        here = body.statement_of(call)
+        path = function.external.get(id(call), "")
+        if self._logs(path, call):
+            return None
+        if path and self.sinks.command(path):
+            if not commands:
+                return None
+            return Decision(f"the argument of {_written(call.func)}", function, call, here)
+        helper = body.helpers.get(id(call))
+        if helper is not None:
+            target = helper.target
+            if target.is_exempt() or (
+                target.entry is not None and self.sinks.child_workflows(target.entry)
+            ):
+                if not commands:
+                    return None
+                return Decision(f"the argument of {_written(call.func)}", function, call, here)
+            param = _parameter(target, call, arg)
+            if param is not None:
+                uses = self.body(target).loads.get(param, [])
+                outer = _Back(function, call, back)
+                stack.extend((target, use, outer) for use in uses)
+                return None
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in _TAKING and here:
+            self._stored(function, [call.func.value], here, back, stack)
+        stack.append((function, call, back))  # what the call returns carries the value on
+        return None
+
+    def _logs(self, path: str, call: cst.Call) -> bool:
+        if path:
+            return self.sinks.logger(path)
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS:
+            return "log" in _written(func.value).lower()  # `logger.info`, `self._log.debug`
+        return False
+
+    def _stored(
+        self,
+        function: FunctionInfo,
+        targets: list[cst.BaseExpression],
+        statement: cst.CSTNode,
+        back: _Back | None,
+        stack: list[_Item],
+    ) -> Decision | None:
+        body = self.body(function)
+        while targets:
+            target = targets.pop()
+            if isinstance(target, (cst.Tuple, cst.List)):
+                targets.extend(e.value for e in target.elements)
+                continue
+            if isinstance(target, cst.StarredElement):
+                targets.append(target.value)
+                continue
+            root, first = _root(target)
+            if root is None:
+                continue
+            name = root.value
+            if first is not None and name == _self_name(function):
+                if function.cls is not None and function.cls.workflow is not None:
+                    what = "the workflow's instance state"
+                    return Decision(what, function, target, statement)
+                stack.extend((m, read, None) for m, read in self._attribute_reads(function, first))
+                continue
+            if name in body.globals or function is function.module.top:
+                if first_write(function, statement, target):
+                    continue  # a cache filled once per process
+                stack.extend((f, read, None) for f, read in self.global_reads(function, name))
+                continue
+            stack.extend((function, use, back) for use in body.uses_after(name, statement))
+        return None
+
+    # ------------------------------------------------------------------ state read back
+
+    def global_reads(
+        self, writer: FunctionInfo, name: str
+    ) -> list[tuple[FunctionInfo, cst.CSTNode]]:
+        """Reads of the module global `name` on the path, in functions of its module that do not
+        bind it themselves, other than updates of it in place (`X += 1`, `X.append(...)`)."""
+        found: list[tuple[FunctionInfo, cst.CSTNode]] = []
+        module = writer.module
+        for function in self.path.values():
+            if function.module is not module or function is module.top:
+                continue
+            body = self.body(function)
+            if name not in body.globals and _binds_locally(body, name):
+                continue
+            found += [(function, use) for use in body.loads.get(name, []) if _reads(body, use)]
+        return found
+
+    def _attribute_reads(
+        self, writer: FunctionInfo, attribute: str
+    ) -> list[tuple[FunctionInfo, cst.CSTNode]]:
+        """Reads of `self.<attribute>` in the methods of the writer's class on the path."""
+        found: list[tuple[FunctionInfo, cst.CSTNode]] = []
+        for function in self.path.values():
+            if function.cls is None or function.cls is not writer.cls:
+                continue
+            body = self.body(function)
+            owner = _self_name(function)
+            for use in body.loads.get(owner, []) if owner else []:
+                parent = body.parents.get(id(use))
+                if isinstance(parent, cst.Attribute) and parent.attr.value == attribute:
+                    if _reads(body, parent):
+                        found.append((function, parent))
+        return found
+
+
+# ---------------------------------------------------------------- syntax
+
+
+def _decision_at(parent: cst.CSTNode, child: cst.CSTNode) -> str | None:
+    """Does `parent` decide by `child` (a condition, an iterated value, a match's subject)?"""
+    if isinstance(parent, cst.If) and parent.test is child:
+        return "the condition"
+    if isinstance(parent, cst.While) and parent.test is child:
+        return "the loop condition"
+    if isinstance(parent, cst.For) and parent.iter is child:
+        return "the loop"
+    if isinstance(parent, cst.Match) and parent.subject is child:
+        return "the match"
+    if isinstance(parent, cst.Assert) and parent.test is child:
+        return "the assertion"
+    return None
+
+
+def _targets(statement: cst.Assign | cst.AnnAssign | cst.AugAssign) -> list[cst.BaseExpression]:
+    if isinstance(statement, cst.Assign):
+        return [t.target for t in statement.targets]
+    return [statement.target]
+
+
+def _root(target: cst.BaseExpression) -> tuple[cst.Name | None, str | None]:
+    """The name an assignment target starts from, and the first attribute taken of it."""
+    first: str | None = None
+    node: cst.BaseExpression = target
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        if isinstance(node, cst.Attribute):
+            first = node.attr.value
+        else:
+            first = first or ""
+        node = node.value
+    return (node, first) if isinstance(node, cst.Name) else (None, None)
+
+
+def _self_name(function: FunctionInfo) -> str:
+    node = function.node
+    if function.cls is None or not isinstance(node, cst.FunctionDef):
+        return ""
+    params = [*node.params.posonly_params, *node.params.params]
+    return params[0].name.value if params else ""
+
+
+def _parameter(target: FunctionInfo, call: cst.Call, arg: cst.Arg) -> str | None:
+    node = target.node
+    if not isinstance(node, cst.FunctionDef):
+        return None
+    if arg.keyword is not None:
+        return arg.keyword.value
+    if arg.star:
+        return None
+    positional = [*node.params.posonly_params, *node.params.params]
+    if target.cls is not None and isinstance(call.func, cst.Attribute):
+        positional = positional[1:]  # `self.helper(x)`: the first parameter is the instance
+    plain = [a for a in call.args if a.keyword is None]
+    index = next(i for i, a in enumerate(plain) if a is arg)
+    return positional[index].name.value if index < len(positional) else None
+
+
+def _binds_locally(body: Body, name: str) -> bool:
+    return name in body.bound or name in body.params
+
+
+def _reads(body: Body, use: cst.CSTNode) -> bool:
+    """Is this a read of the state, not a write into it (`X += 1`, `X.append(v)`, `X[k] = v`,
+    `X.attr = v`, `del X[k]`, `X = X + 1`)?"""
+    node = use
+    parent = body.parents.get(id(node))
+    if isinstance(parent, cst.AugAssign) and parent.target is node:
+        return False  # `COUNT += 1`
+    # Climb the subscripts and attributes the write goes through: `X[k]["hits"] += 1`.
+    while isinstance(parent, (cst.Attribute, cst.Subscript)) and parent.value is node:
+        holder = body.parents.get(id(parent))
+        if isinstance(holder, (cst.AssignTarget, cst.Del)) or (
+            isinstance(holder, cst.AugAssign) and holder.target is parent
+        ):
+            return False
+        if isinstance(parent, cst.Attribute) and isinstance(holder, cst.Call):
+            if holder.func is parent and parent.attr.value in _WRITING:
+                return False  # `CAPTURED.append(x)`
+        node, parent = parent, holder
+    statement = body.statement_of(use)
+    if isinstance(statement, cst.SimpleStatementLine) and isinstance(use, cst.Name):
+        for small in statement.body:
+            if isinstance(small, cst.Assign):
+                if any(_names(t.target, use.value) for t in small.targets):
+                    return False  # `COUNT = COUNT + 1`
+    return True
+
+
+def _written(node: cst.CSTNode) -> str:
+    text = " ".join(cst.Module(body=[]).code_for_node(node).split())
+    return text if len(text) <= 50 else text[:47] + "..."
+
+
+def _names(target: cst.BaseExpression, name: str) -> bool:
+    return isinstance(target, cst.Name) and target.value == name

@@ -1,0 +1,120 @@
+"""First-time initialization: a store guarded by a test that its target is still unset."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import libcst as cst
+
+from replaylint.resolve.model import FunctionInfo
+
+_LEAVING = (cst.Return, cst.Raise, cst.Continue)
+Block = Sequence[cst.CSTNode]  # a suite's statements (small ones in a one-line suite)
+Same = Callable[[cst.CSTNode, cst.CSTNode], bool]  # two expressions spelled alike
+
+
+def first_write(function: FunctionInfo, statement: cst.CSTNode, target: cst.CSTNode) -> bool:
+    """Is the store of `target` in `statement` guarded by a test that its target is still unset
+    (`X is None`, `key not in CACHE`), in an `if` around it or an early exit before it? Then each
+    process fills it once with the same kind of value, and no run decides anything by whether
+    it was full: a once-per-process cache."""
+    node = function.node
+    if not isinstance(node, cst.FunctionDef):
+        return False
+    guards = _guards(node.body.body, statement)
+    if guards is None:
+        return False
+    code = function.module.tree.code_for_node
+
+    def same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+        return "".join(code(a).split()) == "".join(code(b).split())
+
+    return any(_says_unset(test, holds, target, same) for test, holds in guards)
+
+
+def _guards(block: Block, statement: cst.CSTNode) -> list[tuple[cst.BaseExpression, bool]] | None:
+    """The tests known to hold (True) or to fail (False) where `statement` runs in `block`, or
+    None when it is not there."""
+    known: list[tuple[cst.BaseExpression, bool]] = []
+    for item in block:
+        if item is statement:
+            return known
+        for inner, test, holds in _branches(item):
+            found = _guards(inner, statement)
+            if found is not None:
+                return known + ([(test, holds)] if test is not None else []) + found
+        if isinstance(item, cst.If) and item.orelse is None and _leaves(item.body.body):
+            known.append((item.test, False))  # `if key in CACHE: return CACHE[key]`
+    return None
+
+
+def _branches(
+    item: cst.CSTNode,
+) -> Iterator[tuple[Block, cst.BaseExpression | None, bool]]:
+    """The blocks a compound statement holds, with the test each one runs under."""
+    if isinstance(item, cst.If):
+        yield item.body.body, item.test, True
+        orelse = item.orelse
+        if isinstance(orelse, cst.If):
+            yield (orelse,), item.test, False
+        elif isinstance(orelse, cst.Else):
+            yield orelse.body.body, item.test, False
+    elif isinstance(item, (cst.For, cst.While, cst.With, cst.Try)):
+        yield item.body.body, None, True
+        if isinstance(item, cst.Try):
+            for handler in item.handlers:
+                yield handler.body.body, None, True
+            if item.finalbody is not None:
+                yield item.finalbody.body.body, None, True
+        orelse = getattr(item, "orelse", None)
+        if orelse is not None:
+            yield orelse.body.body, None, True
+
+
+def _leaves(block: Block) -> bool:
+    last = block[-1] if block else None
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return isinstance(last, _LEAVING)
+
+
+def _says_unset(test: cst.BaseExpression, holds: bool, target: cst.CSTNode, same: Same) -> bool:
+    """Does `test` (holding, or failing) say that `target` has no value yet?"""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _says_unset(test.expression, not holds, target, same)
+    if isinstance(test, cst.BooleanOperation):
+        # `a and b` holding, or `a or b` failing, says both sides hold (or fail).
+        both = isinstance(test.operator, cst.And) == holds
+        sides = (test.left, test.right)
+        return both and any(_says_unset(side, holds, target, same) for side in sides)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        operator = test.comparisons[0].operator
+        right = test.comparisons[0].comparator
+        if isinstance(operator, (cst.Is, cst.Equal, cst.IsNot, cst.NotEqual)):
+            if not (isinstance(right, cst.Name) and right.value == "None"):
+                return False
+            unset_when = isinstance(operator, (cst.Is, cst.Equal))
+            return holds == unset_when and _names(test.left, target, same)
+        if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(target, cst.Subscript):
+            missing = holds == isinstance(operator, cst.NotIn)
+            return missing and _keyed(target, test.left, right, same)
+        return False
+    return not holds and _names(test, target, same)  # `if not CLIENT:` / `if CLIENT: return`
+
+
+def _names(expr: cst.BaseExpression, target: cst.CSTNode, same: Same) -> bool:
+    """Is `expr` the target itself, or its entry read with `.get(key)`?"""
+    if same(expr, target):
+        return True
+    if isinstance(target, cst.Subscript) and isinstance(expr, cst.Call) and expr.args:
+        func = expr.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "get":
+            return _keyed(target, expr.args[0].value, func.value, same)
+    return False
+
+
+def _keyed(
+    target: cst.Subscript, key: cst.BaseExpression, container: cst.BaseExpression, same: Same
+) -> bool:
+    index = target.slice[0].slice if len(target.slice) == 1 else None
+    return isinstance(index, cst.Index) and same(index.value, key) and same(target.value, container)
