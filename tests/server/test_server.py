@@ -171,6 +171,7 @@ async def test_open_publishes_each_finding_with_its_range_and_chain(
     assert [w["globPattern"] for w in watchers.register_options["watchers"]] == [
         "**/pyproject.toml",
         "**/replaylint.toml",
+        "**/.replaylint.toml",
         "**/*.py",
     ]
     clock, helper = diagnostics

@@ -11,7 +11,7 @@ from typing import TextIO
 
 import libcst as cst
 
-from replaylint.core.findings import Finding, Report
+from replaylint.core.findings import Finding, Fixable, Report
 from replaylint.fixes.data import FixData, default_data
 from replaylint.fixes.edit import ModuleFixer, fix_module
 from replaylint.fixes.template import render
@@ -74,6 +74,13 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
             ordered = tuple(sorted(fixed, key=Finding.sort_key))
             planned[path] = FileFix(path, module.code, edited.code, ordered, module.encoding)
     return planned
+
+
+def fixable(report: Report, data: FixData | None = None) -> Fixable:
+    """The findings `--fix` would fix, and those only `--unsafe-fixes` adds."""
+    safe = {f for fix in plan(report, unsafe=False, data=data).values() for f in fix.fixed}
+    every = {f for fix in plan(report, unsafe=True, data=data).values() for f in fix.fixed}
+    return Fixable(frozenset(safe), frozenset(every - safe))
 
 
 def apply(

@@ -16,6 +16,7 @@ from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
 from replaylint.fixes.names import BLOCKED, Names, with_imports
 from replaylint.fixes.template import Parts, free_names, render
+from replaylint.fixes.unused_imports import without_unused_imports
 from replaylint.presets.frameworks import PRESETS
 
 log = logging.getLogger("replaylint")
@@ -304,6 +305,7 @@ def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> tuple[cst.Module, li
     for plan in apply.applied:
         imports += [s for s in plan.imports if s not in imports]
     edited = with_imports(edited, imports, fixer.names.import_index)
+    edited = without_unused_imports(fixer.module, edited)
     if not _compiles(edited.code):
         log.debug("fixes together do not compile; trying them one by one")
         return None

@@ -8,22 +8,30 @@ import os
 from collections.abc import Sequence
 from functools import lru_cache
 
-from replaylint.core.codes import Code, matches_prefix
+from replaylint.core.codes import Code
 from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
 from replaylint.project.config import Config, Resolver
+from replaylint.project.selectors import matches
 from replaylint.report.replay_report import ReplayReport
 
 
 class Selection:
     """The codes enabled for each file. The command line takes precedence, as in ruff: its
     `--select` replaces the configuration's selection (its select and its ignores alike), and
-    its `--ignore` is added to whatever is selected."""
+    its `--ignore` is added to whatever is selected, and its `--extend-select` adds codes to it."""
 
-    def __init__(self, resolver: Resolver, select: Sequence[str] = (), ignore: Sequence[str] = ()):
+    def __init__(
+        self,
+        resolver: Resolver,
+        select: Sequence[str] = (),
+        ignore: Sequence[str] = (),
+        extend_select: Sequence[str] = (),
+    ):
         self.resolver = resolver
         self.select = tuple(select)
         self.ignore = tuple(ignore)
+        self.extend_select = tuple(extend_select)
         self.enabled = lru_cache(maxsize=None)(self._enabled)
 
     def config(self, path: str) -> Config:
@@ -40,6 +48,7 @@ class Selection:
                 code, config.extend_select
             )
             chosen = chosen and not _any(code, (*config.ignore, *config.extend_ignore))
+        chosen = chosen or _any(code, self.extend_select)
         return chosen and not _any(code, self.ignore)
 
     def keeps(self, finding: Finding) -> bool:
@@ -66,7 +75,7 @@ class Selection:
 
 
 def _any(code: Code, selectors: Sequence[str]) -> bool:
-    return any(matches_prefix(code, selector) for selector in selectors)
+    return any(matches(code, selector) for selector in selectors)
 
 
 def _per_file_ignored(code: Code, path: str, config: Config) -> bool:

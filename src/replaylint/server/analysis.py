@@ -17,12 +17,13 @@ from replaylint.api import run
 from replaylint.core.findings import Finding
 from replaylint.core.paths import printable
 from replaylint.project.config import ConfigError, Resolver
+from replaylint.project.settings_files import SETTINGS_NAMES
 from replaylint.report.selection import Selection, report_from
 from replaylint.server.ranges import source_lines
 
 log = logging.getLogger("replaylint.server")
 
-SETTINGS_FILES = frozenset({"pyproject.toml", "replaylint.toml"})
+SETTINGS_FILES = SETTINGS_NAMES
 _REPOSITORY_MARKERS = (".git", ".hg")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]")
 

@@ -30,7 +30,7 @@ log = logging.getLogger("replaylint.server")
 
 DEFAULT_DEBOUNCE_MS = 150
 _EVERYTHING = "*"  # the debouncer's key for "check every open document again"
-_WATCHED = ("**/pyproject.toml", "**/replaylint.toml", "**/*.py")
+_WATCHED = ("**/pyproject.toml", "**/replaylint.toml", "**/.replaylint.toml", "**/*.py")
 _OVERTAKEN_TRIES = 5
 
 Diagnosed = list[tuple[Finding, types.Diagnostic]]
