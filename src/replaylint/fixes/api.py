@@ -17,6 +17,7 @@ from replaylint.fixes.edit import ModuleFixer, fix_module
 from replaylint.fixes.template import render
 
 _TITLE_WIDTH = 48
+OUTSIDE_WORKFLOW = "unsafe here: code outside the workflow calls this helper too"
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,10 @@ def fix_for(
         return None
     before = _short(cst.Module([]).code_for_node(node))
     after = _short(cst.Module([]).code_for_node(replacement))
-    return FixInfo(f"Replace {before} with {after}", plan.template.safe, plan.template.reason)
+    reason = plan.template.reason
+    if plan.safe != plan.template.safe:
+        reason = f"{OUTSIDE_WORKFLOW}; {reason}"
+    return FixInfo(f"Replace {before} with {after}", plan.safe, reason)
 
 
 def _short(code: str) -> str:

@@ -15,6 +15,8 @@ from replaylint.core.codes import Code
 from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
 from replaylint.fixes.names import BLOCKED, Names, with_imports
+from replaylint.fixes.ordering import known_orderable, wrapped_part
+from replaylint.fixes.reach import run_outside_workflow
 from replaylint.fixes.template import Parts, free_names, render
 from replaylint.fixes.unused_imports import without_unused_imports
 from replaylint.presets.frameworks import PRESETS
@@ -35,6 +37,8 @@ class Plan:
     spellings: dict[str, str]
     imports: list[str]  # the import statements this edit needs added
     findings: list[Finding] = field(default_factory=list)
+    # False for a safe template in a helper that code outside the workflow runs too
+    safe: bool = True
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,10 @@ class ModuleFixer:
         self.module = wrapper.module
         self.parents = wrapper.resolve(ParentNodeProvider)
         self.names = Names(wrapper)
+        self.imports_runtime = any(
+            name == "replaylint" or name.startswith("replaylint.")
+            for name in _imported_modules(self.module)
+        )
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] = {}
         for node, found in wrapper.resolve(PositionProvider).items():
             key = (found.start.line, found.start.column, found.end.line, found.end.column)
@@ -85,7 +93,7 @@ class ModuleFixer:
             if template.wraps:
                 parent = self.parents.get(node)
                 if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node:
-                    return parent.iter
+                    return wrapped_part(parent.iter)
             elif isinstance(node, cst.Call):
                 # The callee as written is the finding's `call`: a file edited since the check
                 # has other code at this span, and is left alone.
@@ -119,6 +127,10 @@ class ModuleFixer:
                 return None
         if template.entry and not ref.entry:
             return None
+        if template.elements == "orderable" and not known_orderable(node, function):
+            return None
+        if template.runtime and not (ref.framework == "runtime" or self.imports_runtime):
+            return None
         context = ""
         if template.uses_context:
             assert function is not None
@@ -144,7 +156,10 @@ class ModuleFixer:
                 spelled = name
             spellings[name] = spelled
         name = ref.path.rsplit(".", 1)[-1]
-        plan = Plan(template, name, context, spellings, imports)
+        safe = template.safe and (
+            ref.entry or not run_outside_workflow(function, self.module, self.parents, self.names)
+        )
+        plan = Plan(template, name, context, spellings, imports, safe=safe)
         if render(template.template, template.wraps, self.parts(plan, node)) is None:
             return None
         return plan
@@ -279,7 +294,7 @@ def fix_module(
         if chosen is None:
             continue
         node, plan = chosen
-        if not plan.template.safe and not unsafe:
+        if not plan.safe and not unsafe:
             continue
         if id(node) in plans:
             plans[id(node)].findings.append(finding)
@@ -322,3 +337,17 @@ def _compiles(code: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+def _imported_modules(module: cst.Module) -> list[str]:
+    """The modules the module's top-level imports name."""
+    found: list[str] = []
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                found += [alias.evaluated_name for alias in small.names]
+            elif isinstance(small, cst.ImportFrom) and small.module is not None:
+                found.append(cst.Module([]).code_for_node(small.module))
+    return found

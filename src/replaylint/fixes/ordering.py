@@ -42,10 +42,17 @@ def _literal_kind(node: cst.BaseExpression) -> str | None:
 def _display_kinds(node: cst.BaseExpression) -> set[str | None]:
     """The element kinds of a set display, or of `set([...])`/`frozenset((...))` of literals."""
     if isinstance(node, cst.Set):
-        return {_literal_kind(e.value) if isinstance(e, cst.Element) else None for e in node.elements}
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in (
-        "set",
-        "frozenset",
+        return {
+            _literal_kind(e.value) if isinstance(e, cst.Element) else None for e in node.elements
+        }
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value
+        in (
+            "set",
+            "frozenset",
+        )
     ):
         if len(node.args) == 1 and isinstance(node.args[0].value, (cst.List, cst.Tuple, cst.Set)):
             return _display_kinds(cst.Set(elements=list(node.args[0].value.elements)))

@@ -99,4 +99,16 @@ def without_unused_imports(before: cst.Module, after: cst.Module) -> cst.Module:
     unused = made_unused(before, after)
     if not unused:
         return after
-    return after.visit(_Remove(unused))
+    removed = after.visit(_Remove(unused))
+    first = removed.body[0] if removed.body else None
+    if first is None or not after.body or first is after.body[0]:
+        return removed
+    if any(line.comment is not None for line in removed.header):
+        return removed  # a comment heads the file: the blank line under it stays
+    # The file's first lines went: the blank lines that parted them from the rest go too.
+    if isinstance(first, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and all(
+        line.comment is None for line in first.leading_lines
+    ):
+        first = first.with_changes(leading_lines=[])
+        removed = removed.with_changes(body=[first, *removed.body[1:]])
+    return removed
