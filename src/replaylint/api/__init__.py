@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from replaylint.api.needles import MARKER_NEEDLES, needles_for
-from replaylint.api.run import Progress, run
+from replaylint.api.run import Progress, named_files, run
 from replaylint.project.config import Config, Resolver
 from replaylint.report.replay_report import ReplayReport
 from replaylint.report.selection import Selection, report_from
@@ -46,10 +46,10 @@ def guard(
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     resolver = Resolver(explicit=config)
-    outcome = run(
-        [os.fspath(p) for p in paths], project=project, resolver=resolver, dependents=dependents
-    )
-    return report_from(outcome, Selection(resolver, select or (), ignore or ()))
+    named = [os.fspath(p) for p in paths]
+    outcome = run(named, project=project, resolver=resolver, dependents=dependents)
+    selection = Selection(resolver, select or (), ignore or (), named=named_files(named))
+    return report_from(outcome, selection)
 
 
 def guard_source(

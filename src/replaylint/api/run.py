@@ -92,8 +92,11 @@ def _with_dependents(paths: Sequence[str]) -> tuple[list[str], frozenset[Path] |
     walked = set()
     for path in paths:
         home = find_project(Path(path).resolve().parent)
-        walked.add(str(home) if home is not None else path)
-    return sorted(walked), focus
+        if home is not None:
+            walked.add(str(home))
+    # The files themselves too, after their projects: one the walk skips (excluded) is still
+    # checked, as ruff checks a file it is given; one the walk found is not read twice.
+    return [*sorted(walked), *paths], focus
 
 
 def _grouped(paths: Sequence[str], resolver: Resolver) -> tuple[Groups, list[str]]:
@@ -207,3 +210,8 @@ def merge(into: Outcome, part: Outcome) -> None:
     for path, directives in part.directives.items():
         into.directives.setdefault(path, directives)
     into.errors.extend(e for e in part.errors if e not in into.errors)
+
+
+def named_files(paths: Sequence[str]) -> frozenset[str]:
+    """The files among `paths`, as reports spell them (a report keeps them even if excluded)."""
+    return frozenset(display_path(p) for p in paths if os.path.isfile(p))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NoReturn
 
@@ -46,7 +48,11 @@ class Run:
 
 def check(options: CheckOptions) -> None:
     """The whole command; exits with its status."""
-    _logging(options)
+    with _logging(options):
+        _check(options)
+
+
+def _check(options: CheckOptions) -> None:
     resolver = _settings(options)
     if options.show_config:
         first = next((p for p in options.paths if p != "-"), options.stdin_filename or ".")
@@ -67,11 +73,25 @@ def check(options: CheckOptions) -> None:
     sys.exit(_check_once(run))
 
 
-def _logging(options: CheckOptions) -> None:
-    """--debug logs each decision; -v what the run reads and where."""
-    if options.debug or options.verbose:
-        level = logging.DEBUG if options.debug else logging.INFO
-        logging.basicConfig(level=level, format="replaylint: %(message)s")
+@contextmanager
+def _logging(options: CheckOptions) -> Iterator[None]:
+    """--debug logs each decision; -v what the run reads and where (for this run only)."""
+    if options.debug:
+        logging.basicConfig(level=logging.DEBUG, format="replaylint: %(message)s")
+    if not options.verbose or options.debug:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("replaylint: %(message)s"))
+    logger = logging.getLogger("replaylint")
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _settings(options: CheckOptions) -> Resolver:
@@ -185,6 +205,7 @@ def _prepared(
 def checked(run: Run) -> ReplayReport:
     """One run of the check, with a progress bar when one is wanted; any failure is exit 2."""
     from replaylint.api import run as check_paths
+    from replaylint.api.run import named_files
     from replaylint.cli.output import progress_bar
     from replaylint.project.config import ConfigError
     from replaylint.report.selection import Selection, report_from
@@ -200,7 +221,8 @@ def checked(run: Run) -> ReplayReport:
             cache=run.cache,
             jobs=run.jobs,
         )
-        selection = Selection(run.resolver, run.select, run.ignore, run.extend_select)
+        named = named_files(run.files)
+        selection = Selection(run.resolver, run.select, run.ignore, run.extend_select, named)
         return report_from(outcome, selection)
     except ConfigError as error:  # a file's own settings are read when it is reached
         usage_error(str(error))
@@ -261,7 +283,7 @@ def _status(options: CheckOptions, report: ReplayReport, changed: int) -> int:
     """ruff's order: --exit-zero wins over findings and fixes alike; --exit-non-zero-on-fix
     fails a run whose --fix changed a file, even when nothing is left."""
     code = report.exit_code
-    if options.exit_zero and code == 1:
+    if options.exit_zero and code != 2:
         return 0
     if options.exit_non_zero_on_fix and changed and code == 0:
         return 1

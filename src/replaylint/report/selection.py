@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from replaylint.core.codes import Code
@@ -27,8 +27,12 @@ class Selection:
         select: Sequence[str] = (),
         ignore: Sequence[str] = (),
         extend_select: Sequence[str] = (),
+        named: Iterable[str] = (),
     ):
         self.resolver = resolver
+        # Files named on the command line, as reports spell them: checked and reported even
+        # when excluded, as in ruff (`force-exclude` leaves them out before they are read).
+        self.named = frozenset(named)
         self.select = tuple(select)
         self.ignore = tuple(ignore)
         self.extend_select = tuple(extend_select)
@@ -71,7 +75,7 @@ class Selection:
         """A file its own settings exclude is never reported (its code may still be reached).
         The default folder names (.venv, build, ...) only prune a walk: a file named anyway
         is checked."""
-        return self.config(path).excludes(path, walking=False)
+        return path not in self.named and self.config(path).excludes(path, walking=False)
 
 
 def _any(code: Code, selectors: Sequence[str]) -> bool:
