@@ -69,7 +69,7 @@ def _check(options: CheckOptions) -> None:
     if options.watch:
         from replaylint.cli.watch import watch
 
-        watch(run, lambda: _check_once(run))
+        watch(run.files, lambda: _check_once(run))
     sys.exit(_check_once(run))
 
 

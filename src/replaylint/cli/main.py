@@ -141,7 +141,7 @@ def server() -> None:
     problem = missing_dependency()
     if problem is not None:
         _usage_error(problem)
-    serve()
+    sys.exit(serve())
 
 
 def main() -> None:

@@ -8,12 +8,9 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 import click
-
-if TYPE_CHECKING:
-    from replaylint.cli.check import Run
 
 
 def _stamp() -> str:
@@ -27,11 +24,12 @@ def _relevant(change: object, path: str) -> bool:
     return name.endswith((".py", ".pyi")) or name in SETTINGS_NAMES or name == ".gitignore"
 
 
-def watch(run: Run, check_once: Callable[[], int]) -> NoReturn:
-    """Never returns: Ctrl-C ends it with status 0, as ruff's watch mode ends."""
+def watch(paths: list[str], check_once: Callable[[], int]) -> NoReturn:
+    """Check `paths`, then again on each change. Never returns: Ctrl-C ends it with status 0,
+    as ruff's watch mode ends."""
     import watchfiles
 
-    roots = [os.path.abspath(p) for p in run.files]
+    roots = [os.path.abspath(p) for p in paths]
     click.echo(f"[{_stamp()}] Starting replaylint in watch mode...")
     try:
         check_once()
