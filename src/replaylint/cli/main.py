@@ -144,6 +144,17 @@ def server() -> None:
     sys.exit(serve())
 
 
+@cli.command(name="mcp")
+def mcp_command() -> None:
+    """Run the Model Context Protocol server over stdio, for a coding agent to start."""
+    from replaylint.mcp import missing_dependency, serve
+
+    problem = missing_dependency()
+    if problem is not None:
+        _usage_error(problem)
+    serve()
+
+
 def main() -> None:
     try:
         cli(standalone_mode=True)
