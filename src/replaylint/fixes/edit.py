@@ -137,6 +137,24 @@ class ModuleFixer:
             context = self._context(function, ref, node)
             if not context:
                 return None
+        names = self._names(template, node, where)
+        if names is None:
+            return None
+        spellings, imports = names
+        name = ref.path.rsplit(".", 1)[-1]
+        safe = template.safe and (
+            ref.entry or not run_outside_workflow(function, self.module, self.parents, self.names)
+        )
+        plan = Plan(template, name, context, spellings, imports, safe=safe)
+        if render(template.template, template.wraps, self.parts(plan, node)) is None:
+            return None
+        return plan
+
+    def _names(
+        self, template: Template, node: cst.BaseExpression, where: _Where
+    ) -> tuple[dict[str, str], list[str]] | None:
+        """How each name of the template is spelled at `node`, and the imports to add; None
+        when a name is bound to something else there, or its import would come too late."""
         spellings: dict[str, str] = {}
         imports: list[str] = []
         requirements = {r.local: r for r in template.imports}
@@ -155,14 +173,7 @@ class ModuleFixer:
                 imports.append(requirement.statement)
                 spelled = name
             spellings[name] = spelled
-        name = ref.path.rsplit(".", 1)[-1]
-        safe = template.safe and (
-            ref.entry or not run_outside_workflow(function, self.module, self.parents, self.names)
-        )
-        plan = Plan(template, name, context, spellings, imports, safe=safe)
-        if render(template.template, template.wraps, self.parts(plan, node)) is None:
-            return None
-        return plan
+        return spellings, imports
 
     def parts(self, plan: Plan, node: cst.BaseExpression) -> Parts:
         return Parts(node, plan.name, plan.context, plan.spellings)
