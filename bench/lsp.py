@@ -260,6 +260,8 @@ def main() -> int:
         f"edit -> publish, less the {DEBOUNCE_MS} ms debounce ({options.edits} edits): "
         f"median {median:.1f} ms, min {min(debounced):.1f}, max {max(debounced):.1f}"
     )
+    later = statistics.median(debounced[1:]) if len(debounced) > 1 else median
+    print(f"first edit after opening: {debounced[0]:.1f} ms (later edits: median {later:.1f})")
     print(
         f"edit -> publish with debounceMs 0 ({options.edits} edits): "
         f"median {statistics.median(immediate):.1f} ms, max {max(immediate):.1f}"

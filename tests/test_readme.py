@@ -99,18 +99,36 @@ def git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
 
 
+HOSTED = "/srv/git/replaylint.git"  # the README's example URL: a bare repository stands in
+
+
 @pytest.fixture(scope="module")
-def installed(shell: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """The Install section's commands, run from a folder that holds the clone as `replaylint/`."""
+def bare(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A hosted copy of this repository: a bare clone of its committed state."""
+    where = tmp_path_factory.mktemp("hosted") / "replaylint.git"
+    git(ROOT, "clone", "--quiet", "--bare", str(ROOT), str(where))
+    return where
+
+
+@pytest.fixture(scope="module")
+def installed(
+    shell: dict[str, str], tmp_path_factory: pytest.TempPathFactory, bare: Path
+) -> list[str]:
+    """The Install section's commands, run from a folder that holds the clone as `replaylint/`
+    (the git URL line against a local bare repository)."""
     where = tmp_path_factory.mktemp("install")
     (where / "replaylint").symlink_to(ROOT, target_is_directory=True)
     ran = commands(section("Install"))
-    assert [c.split()[0] for c in ran] == ["pip", "pipx"], ran
-    for command in ran:
-        done = bash(command, where, shell)
+    assert [c.split()[0] for c in ran] == ["pip", "pipx", "pip", "pip", "pip"], ran
+    for index, command in enumerate(ran):
+        done = bash(command.replace(HOSTED, str(bare)), where, shell)
         assert done.returncode == 0, (command, done.stdout, done.stderr)
-        if command.startswith("pipx"):
-            assert "Would install replaylint-" in done.stdout, done.stdout
+        if index:  # the first installs; the others are resolved and built as dry runs
+            # (a git URL of the version just installed may count as satisfied: it was built)
+            built = (
+                "Would install replaylint-" in done.stdout or "Preparing metadata" in done.stdout
+            )
+            assert built, (command, done.stdout)
     return ran
 
 
@@ -160,10 +178,10 @@ def test_the_pre_commit_snippet_runs_the_hook(
     assert passing.returncode == 0, passing.stdout + passing.stderr
 
 
-def ci_project(path: Path) -> Path:
+def ci_project(path: Path, bare: Path) -> Path:
     project = scratch_repository(path)
-    # The dev tools of the project: replaylint named by its clone's path, as Install says.
-    (project / "requirements-dev.txt").write_text(f"{ROOT}\n")
+    # The dev tools of the project: replaylint by its git URL, as Install says.
+    (project / "requirements-dev.txt").write_text(f"replaylint @ git+file://{bare}\n")
     return project
 
 
@@ -179,7 +197,7 @@ def run_steps(steps: list[str], project: Path, env: dict[str, str]) -> None:
 
 
 def test_the_github_actions_job_writes_the_sarif_it_uploads(
-    installed: list[str], shell: dict[str, str], tmp_path: Path
+    installed: list[str], shell: dict[str, str], tmp_path: Path, bare: Path
 ) -> None:
     [workflow] = [b for b in blocks(section("CI"), "yaml") if "jobs:" in b]
     job = yaml.safe_load(workflow)["jobs"]["replaylint"]
@@ -189,7 +207,7 @@ def test_the_github_actions_job_writes_the_sarif_it_uploads(
         s for s in steps if s.get("uses", "").startswith("github/codeql-action/upload-sarif@")
     ]
     assert upload["if"] == "success() || failure()"  # findings fail the check step
-    project = ci_project(tmp_path / "project")
+    project = ci_project(tmp_path / "project", bare)
     run_steps([s["run"] for s in steps if "run" in s], project, shell)
     sarif = json.loads((project / upload["with"]["sarif_file"]).read_text())
     assert sarif["version"] == "2.1.0"
@@ -201,12 +219,12 @@ def test_the_github_actions_job_writes_the_sarif_it_uploads(
 
 
 def test_the_gitlab_job_writes_the_code_quality_report_it_keeps(
-    installed: list[str], shell: dict[str, str], tmp_path: Path
+    installed: list[str], shell: dict[str, str], tmp_path: Path, bare: Path
 ) -> None:
     [pipeline] = [b for b in blocks(section("CI"), "yaml") if "artifacts:" in b]
     job = yaml.safe_load(pipeline)["replaylint"]
     assert job["artifacts"]["when"] == "always"
-    project = ci_project(tmp_path / "project")
+    project = ci_project(tmp_path / "project", bare)
     run_steps(job["script"], project, shell)
     report = json.loads((project / job["artifacts"]["reports"]["codequality"]).read_text())
     [issue] = report
@@ -220,6 +238,9 @@ def test_every_command_of_the_sections_is_one_the_tests_run() -> None:
     assert quoted == [
         "pip install ./replaylint",
         "pipx install ./replaylint",
+        "pip install './replaylint[lsp]'",
+        "pip install './replaylint[mcp]'",
+        f"pip install 'replaylint[lsp] @ git+file://{HOSTED}'",
         "pre-commit install",
         "pre-commit run replaylint --all-files",
     ]

@@ -246,7 +246,10 @@ def test_cli_selector_typo_is_one_line(project: Path) -> None:
     (project / "wf.py").write_text(CLOCK)
     result = CliRunner().invoke(cli, ["check", "--ignore", "ADK-W123", "wf.py"])
     assert result.exit_code == 2
-    assert result.stderr == "replaylint: error: --ignore: unknown rule code or prefix 'ADK-W123'\n"
+    assert result.stderr == (
+        "replaylint: error: --ignore: unknown rule code or prefix 'ADK-W123'"
+        " (did you mean 'ADK-W011'?)\n"
+    )
 
 
 @pytest.fixture()
@@ -340,4 +343,7 @@ def test_key_with_a_newline_stays_one_line(project: Path) -> None:
     (project / "wf.py").write_text(CLOCK)
     write_config(project, '"se\\nlect" = []\n')
     line = one_error("wf.py")
-    assert line == f"{project / 'pyproject.toml'}: [tool.replaylint] se\\nlect: unknown key"
+    assert line == (
+        f"{project / 'pyproject.toml'}: [tool.replaylint] se\\nlect: unknown key"
+        " (did you mean 'select'?)"
+    )

@@ -1,9 +1,9 @@
-"""The CI report formats on real reports: GitLab code quality and JUnit XML."""
+"""The CI report formats on real reports: GitLab code quality, and tool errors located on their
+file in GitLab, GitHub and SARIF (JUnit: test_junit.py)."""
 
 from __future__ import annotations
 
 import json
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -54,82 +54,27 @@ def test_gitlab_severities_and_an_empty_report() -> None:
     assert render("gitlab", guard_source("__adk_workflow__ = True\n")) == "[]\n"
 
 
-def test_junit_has_one_failing_case_per_finding(project: Path) -> None:
-    report = guard(".")
-    root = ET.fromstring(render("junit", report))
-    assert root.tag == "testsuites"
-    [suite] = root
-    assert suite.attrib == {
-        "name": "replaylint",
-        "tests": "5",
-        "failures": "5",
-        "errors": "0",
-        "skipped": "0",
-    }
-    cases = suite.findall("testcase")
-    assert [(c.get("classname"), c.get("name"), c.get("line")) for c in cases] == [
-        ("wf.py", "ADK-W003 line 13 column 12", "13"),
-        ("wf.py", "ADK-W005 line 17 column 13", "17"),
-        ("wf.py", "ADK-W005 line 18 column 14", "18"),
-        ("wf.py", "ADK-W001 line 19 column 13", "19"),
-        ("wf.py", "ADK-W005 line 22 column 27", "22"),
-    ]
-    failures = [c.find("failure") for c in cases]
-    assert all(f is not None for f in failures)
-    last = failures[4]
-    assert last is not None
-    assert last.attrib == {
-        "message": "a helper that is itself unsafe is called on the workflow path (stamp)",
-        "type": "ADK-W005",
-    }
-    assert last.text == (
-        "wf.py:22: ADK-W005 a helper that is itself unsafe is called on the workflow path (stamp)\n"
-        "    stamp -> time.time (line 13)\n"
-        "    move the helper behind an activity"
-    )
-
-
-def test_junit_of_a_clean_run_lists_each_module_as_passing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_tool_error_is_an_issue_on_its_file_in_gitlab_and_an_annotation_in_github(
+    project: Path,
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    for name in ("a.py", "b.py"):
-        (tmp_path / name).write_text("__adk_workflow__ = True\n")
-    (tmp_path / "plain.py").write_text("x = 1\n")
-    [suite] = ET.fromstring(render("junit", guard(".")))
-    assert (suite.get("tests"), suite.get("failures")) == ("2", "0")
-    cases = suite.findall("testcase")
-    assert [(c.get("classname"), c.get("name"), list(c)) for c in cases] == [
-        ("a.py", "replay safe", []),
-        ("b.py", "replay safe", []),
-    ]
-    [nothing] = ET.fromstring(render("junit", guard("plain.py")))
-    assert [c.get("name") for c in nothing] == ["no workflow modules"]
+    (project / "helpers.py").write_text("def broken(:\n")
+    report = guard(["wf.py"])
+    [line] = report.errors
+    assert line.startswith("helpers.py: cannot check this imported module: syntax error")
+    issues = json.loads(render("gitlab", report))
+    [error] = [i for i in issues if i["check_name"] == "replaylint"]
+    assert error["severity"] == "blocker"
+    assert error["location"] == {"path": "helpers.py", "lines": {"begin": 1, "end": 1}}
+    assert error["description"] == line
+    assert len({i["fingerprint"] for i in issues}) == len(issues)
+    annotations = render("github", report).splitlines()
+    assert annotations[-1] == f"::error file=helpers.py,title=replaylint::{line}"
 
 
-def test_junit_reports_unreadable_input_as_errors(project: Path) -> None:
-    [suite] = ET.fromstring(render("junit", guard(["wf.py", "missing.py"])))
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("6", "5", "1")
-    last = suite.findall("testcase")[-1]
-    assert last.get("name") == "missing.py: no such file or directory"
-    error = last.find("error")
-    assert error is not None
-    assert error.attrib == {
-        "message": "missing.py: no such file or directory",
-        "type": "input-error",
-    }
-
-
-def test_junit_stays_well_formed_with_characters_xml_cannot_hold() -> None:
-    # An unfoldable access is named as written, a raw control character in its string included.
-    report = guard_source(
-        '__adk_workflow__ = True\nimport time\nT = getattr(time, n + "\x01")()\n', source="wf.py"
-    )
-    [finding] = report.findings
-    assert "\x01" in finding.call
-    [case] = ET.fromstring(render("junit", report)).iter("testcase")
-    failure = case.find("failure")
-    assert failure is not None
-    assert failure.get("message") == (
-        'an access the guard cannot fold is on the workflow path (getattr(time, n + "\ufffd"))'
-    )
+def test_sarif_names_where_to_read_about_the_rules_and_locates_tool_errors(project: Path) -> None:
+    log = json.loads(render("sarif", guard(["wf.py", "missing.py"])))
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"].startswith("file://")
+    assert Path(driver["informationUri"].removeprefix("file://"), "ADK-W003.md").is_file()
+    [note] = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert note["locations"] == [{"physicalLocation": {"artifactLocation": {"uri": "missing.py"}}}]

@@ -129,13 +129,13 @@ def test_color_styles_path_code_and_remedy_in_text_and_concise_only() -> None:
     )
     for name in REPORTERS:
         assert "\x1b" not in render(name, report), name
-        if name not in ("text", "concise"):
+        if name not in ("text", "concise", "full"):
             assert render(name, report, color=True) == render(name, report), name
 
 
 def test_the_registry_names_every_format_and_refuses_others(project: Path) -> None:
     assert list(REPORTERS) == [
-        "text", "concise", "json", "json-lines", "sarif", "github", "gitlab", "junit",
+        "text", "concise", "full", "json", "json-lines", "sarif", "github", "gitlab", "junit",
     ]  # fmt: skip
     report = guard(".")
     assert render("text", report) == REPORTERS["text"](report) == report.summary()
@@ -179,7 +179,7 @@ def test_github_escapes_data_and_properties(
     assert render("github", report) == (
         "::error file=odd%2Cname%3A1.py,line=3,col=1,endLine=3,endColumn=14,title=ADK-W003::"
         f"the wall clock is used on the workflow path (time.sleep)%0A{CLOCK_REMEDY}\n"
-        "::error title=replaylint::missing.py: no such file or directory\n"
+        "::error file=missing.py,title=replaylint::missing.py: no such file or directory\n"
     )
 
 

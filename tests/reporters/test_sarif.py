@@ -168,7 +168,13 @@ def test_unreadable_input_is_a_failed_invocation(
         {
             "executionSuccessful": False,
             "toolExecutionNotifications": [
-                {"level": "error", "message": {"text": "missing.py: no such file or directory"}}
+                {
+                    "level": "error",
+                    "message": {"text": "missing.py: no such file or directory"},
+                    "locations": [
+                        {"physicalLocation": {"artifactLocation": {"uri": "missing.py"}}}
+                    ],
+                }
             ],
         }
     ]

@@ -17,7 +17,8 @@ def test_without_pygls_the_server_says_what_to_install(monkeypatch: pytest.Monke
     assert result.exit_code == 2
     assert result.stderr == (
         "replaylint: error: the editor server needs pygls, which is not installed: "
-        "pip install 'replaylint[lsp]'\n"
+        "pip install './replaylint[lsp]' from the folder holding a clone, or "
+        "pip install 'replaylint[lsp] @ git+URL' with the URL of its repository\n"
     )
 
 

@@ -171,6 +171,7 @@ async def test_open_publishes_each_finding_with_its_range_and_chain(
     assert [w["globPattern"] for w in watchers.register_options["watchers"]] == [
         "**/pyproject.toml",
         "**/replaylint.toml",
+        "**/.replaylint.toml",
         "**/*.py",
     ]
     clock, helper = diagnostics
@@ -218,13 +219,16 @@ async def test_saving_a_helper_updates_the_open_workflow(client: LanguageClient,
         (2, SAFE_HELPERS, ["ADK-W003"]),
         (3, HELPERS, ["ADK-W003", "ADK-W005"]),
     ):
-        before = client.diagnostics[flow]
         replace_all(client, helpers, version, text)
         (tmp_path / "helpers.py").write_text(text)
         client.text_document_did_save(
             types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri=helpers))
         )
-        assert [d.code for d in await published(client, flow, before)] == expected
+        for _ in range(1000):  # the edit's publish and the save's, in either order
+            if [d.code for d in client.diagnostics[flow]] == expected:
+                break
+            await asyncio.sleep(0.01)
+        assert [d.code for d in client.diagnostics[flow]] == expected
 
 
 async def pull(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
@@ -371,41 +375,3 @@ async def test_closing_a_document_clears_its_diagnostics(client: LanguageClient,
         types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri=uri))
     )
     assert await published(client, uri, client.diagnostics[uri]) == []
-
-
-TEMPORAL = """import time
-
-from temporalio import workflow
-
-
-@workflow.defn
-class Flow:
-    @workflow.run
-    async def run(self) -> float:
-        return time.time()
-"""
-
-
-async def test_a_rules_fix_gets_its_edit_once_chosen(client: LanguageClient, tmp_path: Path):
-    from replaylint.fixes import fix_for
-
-    path = tmp_path / "temporal_flow.py"
-    path.write_text(TEMPORAL)
-    uri = path.as_uri()
-    [diagnostic] = await open_document(client, path)
-    actions = await actions_at(client, uri, diagnostic.range)
-    [finding] = guard_source(TEMPORAL, source=str(path)).findings
-    info = fix_for(finding, TEMPORAL)
-    assert info is not None
-    assert [a.title for a in actions] == [
-        info.title,
-        "Ignore ADK-W003 on this line",
-        "Ignore ADK-W003 in this file",
-    ]
-    offered = actions[0]
-    assert offered.edit is None and offered.is_preferred is True  # worked out when chosen
-    chosen = await client.code_action_resolve_async(offered)
-    assert chosen.edit is not None and chosen.edit.changes is not None
-    edited = apply(TEMPORAL, list(chosen.edit.changes[uri]))
-    assert edited == TEMPORAL.replace("time.time()", "workflow.time()")
-    assert guard_source(edited, source=str(path)).findings == ()

@@ -11,34 +11,28 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
+    from replaylint.cli.options import CheckOptions
     from replaylint.cli.progress import ProgressBar
     from replaylint.report.replay_report import ReplayReport
 
 
-def write_report(
-    report: ReplayReport,
-    output_format: str,
-    output_file: str | None,
-    *,
-    quiet: bool,
-    statistics: bool,
-) -> str | None:
+def write_report(report: ReplayReport, options: CheckOptions) -> str | None:
     """The report (or its statistics) to stdout or --output-file; a problem writing it comes
-    back as one line. With -q, text and concise leave out their summary line (the last); the
-    machine formats are printed whole."""
+    back as one line. With -q, the text formats leave out their summary; the machine formats
+    are printed whole."""
     from replaylint import reporters
     from replaylint.cli.terminal import color_wanted
 
+    output_format, output_file = options.output_format, options.output_file
     color = output_format in reporters.COLORED and color_wanted(
         sys.stdout, os.environ, to_file=output_file is not None
     )
-    if statistics:
+    if options.statistics:
         text = reporters.statistics(report)
+    elif output_format in reporters.COLORED:
+        text = reporters.render(output_format, report, color=color, summary=not options.quiet)
     else:
-        text = reporters.render(output_format, report, color=color)
-        if quiet and output_format in reporters.COLORED:
-            kept, _, _ = text.rstrip("\n").rpartition("\n")
-            text = kept + "\n" if kept else ""
+        text = reporters.render(output_format, report)
     if output_file is None:
         # click strips escape sequences when stdout is no terminal; FORCE_COLOR keeps them.
         click.echo(text, nl=False, color=True if color else None)

@@ -79,6 +79,14 @@ class ModuleResult:
     unresolved_imports: int = 0  # imports of project modules that are not there
 
 
+@dataclass(frozen=True)
+class Fixable:
+    """Which findings `--fix` would fix (`safe`), and which only with `--unsafe-fixes`."""
+
+    safe: frozenset[Finding] = frozenset()
+    unsafe: frozenset[Finding] = frozenset()
+
+
 class Report(Protocol):
     """What a reporter formats (replaylint.report.replay_report.ReplayReport is the one the API returns)."""
 
@@ -99,3 +107,6 @@ class Report(Protocol):
 
     @property
     def exit_code(self) -> int: ...
+
+    @property
+    def fixable(self) -> Fixable: ...

@@ -11,12 +11,13 @@ from typing import TextIO
 
 import libcst as cst
 
-from replaylint.core.findings import Finding, Report
+from replaylint.core.findings import Finding, Fixable, Report
 from replaylint.fixes.data import FixData, default_data
 from replaylint.fixes.edit import ModuleFixer, fix_module
 from replaylint.fixes.template import render
 
 _TITLE_WIDTH = 48
+OUTSIDE_WORKFLOW = "unsafe here: code outside the workflow calls this helper too"
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,13 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
             ordered = tuple(sorted(fixed, key=Finding.sort_key))
             planned[path] = FileFix(path, module.code, edited.code, ordered, module.encoding)
     return planned
+
+
+def fixable(report: Report, data: FixData | None = None) -> Fixable:
+    """The findings `--fix` would fix, and those only `--unsafe-fixes` adds."""
+    safe = {f for fix in plan(report, unsafe=False, data=data).values() for f in fix.fixed}
+    every = {f for fix in plan(report, unsafe=True, data=data).values() for f in fix.fixed}
+    return Fixable(frozenset(safe), frozenset(every - safe))
 
 
 def apply(
@@ -147,7 +155,10 @@ def fix_for(
         return None
     before = _short(cst.Module([]).code_for_node(node))
     after = _short(cst.Module([]).code_for_node(replacement))
-    return FixInfo(f"Replace {before} with {after}", plan.template.safe, plan.template.reason)
+    reason = plan.template.reason
+    if plan.safe != plan.template.safe:
+        reason = f"{OUTSIDE_WORKFLOW}; {reason}"
+    return FixInfo(f"Replace {before} with {after}", plan.safe, reason)
 
 
 def _short(code: str) -> str:

@@ -22,6 +22,7 @@ ANY = "any"  # the table of fixes that hold whatever the framework
 ARGS = ("any", "none", "one", "tz", "utc")
 POSITIONS = ("", "statement", "awaited")
 FUNCTIONS = ("", "async", "sync")
+ELEMENTS = ("", "orderable")
 PLACEHOLDERS = ("{ctx}", "{name}", "{callee}", "{receiver}")
 
 
@@ -49,6 +50,11 @@ class Template:
     entry: bool
     safe: bool
     reason: str
+    # `elements = "orderable"`: only where the wrapped elements are known to order (sorted);
+    # `runtime = true`: only where replaylint.workflows is importable (the module is marked, or
+    # imports replaylint already).
+    elements: str = ""
+    runtime: bool = False
 
     @property
     def awaits(self) -> bool:
@@ -108,9 +114,13 @@ def _template(framework: str, table: dict[str, Any]) -> Template:
         entry=bool(table.get("entry", False)),
         safe=bool(table["safe"]),
         reason=str(table["reason"]),
+        elements=str(table.get("elements", "")),
+        runtime=bool(table.get("runtime", False)),
     )
     if template.args not in ARGS or template.position not in POSITIONS:
         raise ValueError(f"{where}: unknown args or position")
+    if template.elements not in ELEMENTS:
+        raise ValueError(f"{where}: unknown elements {template.elements!r}")
     if template.function not in FUNCTIONS:
         raise ValueError(f"{where}: unknown function {template.function!r}")
     if "..." not in text and template.args == "any" and not template.wraps:

@@ -15,7 +15,10 @@ from replaylint.core.codes import Code
 from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
 from replaylint.fixes.names import BLOCKED, Names, with_imports
+from replaylint.fixes.ordering import known_orderable, wrapped_part
+from replaylint.fixes.reach import run_outside_workflow
 from replaylint.fixes.template import Parts, free_names, render
+from replaylint.fixes.unused_imports import without_unused_imports
 from replaylint.presets.records import presets
 
 log = logging.getLogger("replaylint")
@@ -34,6 +37,8 @@ class Plan:
     spellings: dict[str, str]
     imports: list[str]  # the import statements this edit needs added
     findings: list[Finding] = field(default_factory=list)
+    # False for a safe template in a helper that code outside the workflow runs too
+    safe: bool = True
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,10 @@ class ModuleFixer:
         self.module = wrapper.module
         self.parents = wrapper.resolve(ParentNodeProvider)
         self.names = Names(wrapper)
+        self.imports_runtime = any(
+            name == "replaylint" or name.startswith("replaylint.")
+            for name in _imported_modules(self.module)
+        )
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] = {}
         for node, found in wrapper.resolve(PositionProvider).items():
             key = (found.start.line, found.start.column, found.end.line, found.end.column)
@@ -84,7 +93,7 @@ class ModuleFixer:
             if template.wraps:
                 parent = self.parents.get(node)
                 if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node:
-                    return parent.iter
+                    return wrapped_part(parent.iter)
             elif isinstance(node, cst.Call):
                 # The callee as written is the finding's `call`: a file edited since the check
                 # has other code at this span, and is left alone.
@@ -118,12 +127,34 @@ class ModuleFixer:
                 return None
         if template.entry and not ref.entry:
             return None
+        if template.elements == "orderable" and not known_orderable(node, function):
+            return None
+        if template.runtime and not (ref.framework == "runtime" or self.imports_runtime):
+            return None
         context = ""
         if template.uses_context:
             assert function is not None
             context = self._context(function, ref, node)
             if not context:
                 return None
+        names = self._names(template, node, where)
+        if names is None:
+            return None
+        spellings, imports = names
+        name = ref.path.rsplit(".", 1)[-1]
+        safe = template.safe and (
+            ref.entry or not run_outside_workflow(function, self.module, self.parents, self.names)
+        )
+        plan = Plan(template, name, context, spellings, imports, safe=safe)
+        if render(template.template, template.wraps, self.parts(plan, node)) is None:
+            return None
+        return plan
+
+    def _names(
+        self, template: Template, node: cst.BaseExpression, where: _Where
+    ) -> tuple[dict[str, str], list[str]] | None:
+        """How each name of the template is spelled at `node`, and the imports to add; None
+        when a name is bound to something else there, or its import would come too late."""
         spellings: dict[str, str] = {}
         imports: list[str] = []
         requirements = {r.local: r for r in template.imports}
@@ -142,11 +173,7 @@ class ModuleFixer:
                 imports.append(requirement.statement)
                 spelled = name
             spellings[name] = spelled
-        name = ref.path.rsplit(".", 1)[-1]
-        plan = Plan(template, name, context, spellings, imports)
-        if render(template.template, template.wraps, self.parts(plan, node)) is None:
-            return None
-        return plan
+        return spellings, imports
 
     def parts(self, plan: Plan, node: cst.BaseExpression) -> Parts:
         return Parts(node, plan.name, plan.context, plan.spellings)
@@ -278,7 +305,7 @@ def fix_module(
         if chosen is None:
             continue
         node, plan = chosen
-        if not plan.template.safe and not unsafe:
+        if not plan.safe and not unsafe:
             continue
         if id(node) in plans:
             plans[id(node)].findings.append(finding)
@@ -304,6 +331,7 @@ def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> tuple[cst.Module, li
     for plan in apply.applied:
         imports += [s for s in plan.imports if s not in imports]
     edited = with_imports(edited, imports, fixer.names.import_index)
+    edited = without_unused_imports(fixer.module, edited)
     if not _compiles(edited.code):
         log.debug("fixes together do not compile; trying them one by one")
         return None
@@ -320,3 +348,17 @@ def _compiles(code: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+def _imported_modules(module: cst.Module) -> list[str]:
+    """The modules the module's top-level imports name."""
+    found: list[str] = []
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if isinstance(small, cst.Import):
+                found += [alias.evaluated_name for alias in small.names]
+            elif isinstance(small, cst.ImportFrom) and small.module is not None:
+                found.append(cst.Module([]).code_for_node(small.module))
+    return found

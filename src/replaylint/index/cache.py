@@ -103,11 +103,24 @@ def _unlink(path: Path) -> None:
         pass
 
 
-def default_root(cwd: Path | None = None) -> Path:
-    """`--cache-dir`, else REPLAYLINT_CACHE_DIR, else `.replaylint_cache` at the project root."""
+def default_root(start: Path | None = None) -> Path:
+    """REPLAYLINT_CACHE_DIR, else `.replaylint_cache` at the root of the project holding `start`
+    (the first path checked; default: the working directory), else, outside any project, a
+    folder of the user's cache named after `start`'s folder: never a stray folder of the
+    working directory (`/` included)."""
     from_env = os.environ.get("REPLAYLINT_CACHE_DIR")
     if from_env:
         return Path(from_env)
-    from replaylint.project.roots import project_root
+    from replaylint.project.roots import find_project
 
-    return project_root((cwd or Path.cwd()).resolve()) / FOLDER
+    where = (start or Path.cwd()).resolve()
+    folder = where if where.is_dir() else where.parent
+    project = find_project(folder)
+    if project is not None:
+        return project / FOLDER
+    import hashlib
+
+    import platformdirs
+
+    name = hashlib.sha256(str(folder).encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return Path(platformdirs.user_cache_dir("replaylint", appauthor=False)) / "outside" / name

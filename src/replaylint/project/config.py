@@ -4,23 +4,19 @@
 from __future__ import annotations
 
 import dataclasses
-import errno
 import json
 import os
-import sys
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from replaylint.core.codes import CATALOG_CODES, Code, is_known_selector, parse_code
+from replaylint.core.codes import CATALOG_CODES, Code
 from replaylint.core.paths import printable
 from replaylint.presets.records import preset_names
 from replaylint.project.discovery import DEFAULT_EXCLUDES, excluded
-from replaylint.project.prefilter import read_regular
+from replaylint.project.settings_files import own_table, parse_toml, read_table
+from replaylint.project.validate import ConfigError, Validator
 
-
-class ConfigError(Exception):
-    """A configuration problem, already phrased as one line naming the file and the key."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +27,7 @@ class Config:
     extend_ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] | None = None  # None: the default exclusions
     extend_exclude: tuple[str, ...] = ()
+    force_exclude: bool = False  # exclusions apply to paths named on the command line too
     per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
     frameworks: tuple[str, ...] | None = None  # None: every preset
     markers: tuple[str, ...] = ()
@@ -80,182 +77,12 @@ class Config:
         )
 
 
-# key -> (kind, field name); kinds are checked by _validate.
-_KEYS: dict[str, str] = {
-    "select": "codes",
-    "extend-select": "codes",
-    "ignore": "codes",
-    "extend-ignore": "codes",
-    "exclude": "strings",
-    "extend-exclude": "strings",
-    "per-file-ignores": "per-file",
-    "frameworks": "frameworks",
-    "markers": "identifiers",
-    "unsafe": "unsafe",
-    "safe": "strings",
-    "activity-decorators": "strings",
-    "workflow-decorators": "decorators",
-    "respect-gitignore": "bool",
-    "max-module-size": "size",
-    "replay-workflows": "strings",
-    "src": "strings",
-    "follow": "strings",
-    "root": "bool",
-}
-
-
-def _fail(source: str, key: str, problem: str) -> ConfigError:
-    # A quoted TOML key may hold a newline; the error stays one line.
-    return ConfigError(f"{source}: [tool.replaylint] {printable(key)}: {problem}")
-
-
-def _strings(source: str, key: str, value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(source, key, f"expected a list of strings, got {json.dumps(value)}")
-    return tuple(value)
-
-
-def _codes(source: str, key: str, value: Any) -> tuple[str, ...]:
-    items = _strings(source, key, value)
-    for item in items:
-        if not is_known_selector(item):
-            raise _fail(source, key, f"unknown rule code {item!r}")
-    return items
-
-
-def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
-    """The table's settings as Config field values; the first problem raises ConfigError."""
-    values: dict[str, Any] = {}
-    for key, value in table.items():
-        kind = _KEYS.get(key)
-        if kind is None:
-            raise _fail(source, key, "unknown key")
-        name = key.replace("-", "_")
-        if kind == "codes":
-            values[name] = _codes(source, key, value)
-        elif kind == "strings":
-            values[name] = _strings(source, key, value)
-        elif kind == "identifiers":
-            items = _strings(source, key, value)
-            for item in items:
-                if not item.isidentifier():
-                    raise _fail(source, key, f"{item!r} is not a Python name")
-            values[name] = items
-        elif kind == "bool":
-            if not isinstance(value, bool):
-                raise _fail(source, key, f"expected true or false, got {json.dumps(value)}")
-            values[name] = value
-        elif kind == "size":
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise _fail(
-                    source,
-                    key,
-                    f"expected a size in bytes (a positive integer), got {json.dumps(value)}",
-                )
-            values[name] = value
-        elif kind == "frameworks":
-            items = _strings(source, key, value)
-            for item in items:
-                if item not in preset_names():
-                    raise _fail(
-                        source,
-                        key,
-                        f"unknown framework {item!r} (known: {', '.join(preset_names())})",
-                    )
-            values[name] = items
-        elif kind == "decorators":
-            if not isinstance(value, dict):
-                raise _fail(source, key, "expected a table of decorator = framework")
-            for decorator, preset in value.items():
-                if preset not in preset_names():
-                    known = ", ".join(preset_names())
-                    raise _fail(
-                        source,
-                        f"{key}.{decorator}",
-                        f"unknown framework {preset!r} (known: {known})",
-                    )
-            values[name] = dict(value)
-        elif kind == "per-file":
-            if not isinstance(value, dict):
-                raise _fail(source, key, "expected a table of glob = [codes]")
-            values[name] = {
-                glob: _codes(source, f"{key}.{glob}", codes) for glob, codes in value.items()
-            }
-        elif kind == "unsafe":
-            if not isinstance(value, dict):
-                raise _fail(source, key, "expected a table of code = [qualified names]")
-            unsafe: dict[Code, tuple[str, ...]] = {}
-            for code_text, names in value.items():
-                code = parse_code(code_text)
-                if code not in CATALOG_CODES:
-                    raise _fail(
-                        source,
-                        f"{key}.{code_text}",
-                        "expected one of " + ", ".join(c.value for c in CATALOG_CODES),
-                    )
-                unsafe[code] = _strings(source, f"{key}.{code_text}", names)
-            values[name] = unsafe
-    return values
-
-
-def _read(path: Path, require_tool_table: bool) -> dict[str, Any] | None:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
-
-    source = printable(str(path))
-    try:
-        raw = read_regular(str(path))  # a FIFO given to --config must not hang the run
-    except OSError as error:
-        reason = error.strerror or str(error)
-        if error.errno == errno.ENOENT and os.path.islink(path):
-            reason = "dangling symbolic link"
-        raise ConfigError(f"{source}: cannot read: {reason}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        byte = raw[error.start]
-        raise ConfigError(
-            f"{source}: not UTF-8 (byte 0x{byte:02x} on line {line}); TOML files are UTF-8"
-        ) from None
-    try:
-        # A byte-order mark is not TOML, but editors on Windows write one; it means nothing.
-        data = tomllib.loads(text.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: invalid TOML: {error}") from None
-    tool = data.get("tool")
-    if isinstance(tool, dict) and "replaylint" in tool:
-        table = tool["replaylint"]
-        if not isinstance(table, dict):
-            raise ConfigError(f"{source}: [tool.replaylint] must be a table")
-        return table
-    if require_tool_table or path.name == "pyproject.toml":
-        return None
-    return data  # a replaylint.toml holds the keys at its top level
-
-
-def _present(candidate: Path) -> bool:
-    """Whether the name exists at all. One that does is read, or is a one-line error: a
-    pyproject.toml that is a FIFO or a broken link would otherwise drop settings silently."""
-    try:
-        os.lstat(candidate)
-    except OSError as error:
-        if error.errno in (errno.ENOENT, errno.ENOTDIR):
-            return False
-        raise ConfigError(
-            f"{printable(str(candidate))}: cannot read: {error.strerror or error}"
-        ) from None
-    return True
-
-
 def load(path: Path) -> Config:
     """One explicit file (`--config`)."""
-    table = _read(path, require_tool_table=False)
+    table = read_table(path, require_tool_table=False)
     if table is None:
         raise ConfigError(f"{printable(str(path))}: no [tool.replaylint] table")
-    values = _validate(printable(str(path)), table)
+    values = validate(printable(str(path)), table)
     return Config(**values, sources=(str(path),), base=str(path.parent))
 
 
@@ -279,9 +106,15 @@ class Resolver:
     `explicit` (`--config FILE`, or a Config given to the API) applies to every file instead.
     """
 
-    def __init__(self, explicit: Config | None = None, overrides: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        explicit: Config | None = None,
+        overrides: dict[str, Any] | None = None,
+        extend_exclude: tuple[str, ...] = (),
+    ):
         self._explicit = explicit
         self._overrides = overrides or {}
+        self._extend_exclude = extend_exclude  # `--extend-exclude`: added to every file's
         self._layers: dict[Path, tuple[dict[str, Any], tuple[str, ...], str | None]] = {}
         self._configs: dict[Path, Config] = {}
         self._shared: dict[tuple[tuple[str, ...], str | None], Config] = {}
@@ -320,6 +153,9 @@ class Resolver:
                     config = Config(**values, sources=sources, base=base or ".")
                 if self._overrides:
                     config = dataclasses.replace(config, **self._overrides)
+                if self._extend_exclude:
+                    extended = config.extend_exclude + self._extend_exclude
+                    config = dataclasses.replace(config, extend_exclude=extended)
                 self._shared[key] = config
             self._configs[folder] = config
         return config
@@ -354,28 +190,27 @@ class Resolver:
         return self._layers[folder]
 
 
+def validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
+    """A table of settings as Config field values (the first problem raises ConfigError)."""
+    return Validator(source, preset_names(), CATALOG_CODES).table(table)
+
+
 def _own_settings(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
-    """The validated settings a folder's own file holds (replaylint.toml before pyproject.toml)."""
-    for name, required in (("replaylint.toml", False), ("pyproject.toml", True)):
-        candidate = folder / name
-        if not _present(candidate):
-            continue
-        table = _read(candidate, require_tool_table=required)
-        if table is not None:
-            return _validate(printable(str(candidate)), table), str(candidate)
-    return None, None
+    """The validated settings a folder's own file holds, and that file."""
+    found = own_table(folder)
+    if found is None:
+        return None, None
+    candidate, table = found
+    return validate(printable(str(candidate)), table), str(candidate)
 
 
 def parse_override(text: str) -> dict[str, Any]:
     """`--config "ignore = ['ADK-W003']"`: one TOML `key = value` pair, validated like a file's."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - exercised on 3.10 only
-        import tomli as tomllib
     try:
-        table = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        table = parse_toml(text, "")
+    except ConfigError as error:
+        reason = str(error).removeprefix(": invalid TOML: ")
         raise ConfigError(
-            f"--config {text!r}: not a file, nor a TOML key = value: {error}"
+            f"--config {text!r}: not a file, nor a TOML key = value: {reason}"
         ) from None
-    return _validate(f"--config {text!r}", table)
+    return validate(f"--config {text!r}", table)

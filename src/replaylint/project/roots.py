@@ -26,6 +26,12 @@ _UNMARKED_DEPTH = 8  # folders searched above a file that belongs to no project 
 
 def project_root(folder: Path) -> Path:
     """The outermost project folder holding `folder`: its repository root when it has one."""
+    return find_project(folder) or folder
+
+
+def find_project(folder: Path) -> Path | None:
+    """The repository root holding `folder`, else the outermost folder with a pyproject.toml,
+    setup.py or setup.cfg above it; None when `folder` belongs to no project at all."""
     current, found = folder, None
     while True:
         if any((current / m).exists() for m in _REPOSITORY_MARKERS):
@@ -33,7 +39,7 @@ def project_root(folder: Path) -> Path:
         if any((current / m).is_file() for m in _PROJECT_FILES):
             found = current
         if current.parent == current:
-            return found or folder
+            return found
         current = current.parent
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from replaylint import reporters
-from replaylint.core.findings import Finding, ModuleResult
+from replaylint.core.findings import Finding, Fixable, ModuleResult
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,16 @@ class ReplayReport:
     @property
     def workflow_modules(self) -> int:
         return len(self.modules)
+
+    @cached_property
+    def fixable(self) -> Fixable:
+        """The findings a fix of rules/fixes.toml applies to, as `--fix` would find them in the
+        files now (worked out when first asked: the text formats mark them)."""
+        if not any(finding.fix is not None for finding in self.findings):
+            return Fixable()  # LibCST is not even imported
+        from replaylint.fixes import fixable
+
+        return fixable(self)
 
     @property
     def exit_code(self) -> int:

@@ -5,25 +5,37 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from replaylint.core.codes import COMMENT_CODES, Code, matches_prefix
+from replaylint.core.codes import COMMENT_CODES, Code
 from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
 from replaylint.project.config import Config, Resolver
+from replaylint.project.selectors import matches
 from replaylint.report.replay_report import ReplayReport
 
 
 class Selection:
     """The codes enabled for each file. The command line takes precedence, as in ruff: its
     `--select` replaces the configuration's selection (its select and its ignores alike), and
-    its `--ignore` is added to whatever is selected."""
+    its `--ignore` is added to whatever is selected, and its `--extend-select` adds codes to it."""
 
-    def __init__(self, resolver: Resolver, select: Sequence[str] = (), ignore: Sequence[str] = ()):
+    def __init__(
+        self,
+        resolver: Resolver,
+        select: Sequence[str] = (),
+        ignore: Sequence[str] = (),
+        extend_select: Sequence[str] = (),
+        named: Iterable[str] = (),
+    ):
         self.resolver = resolver
+        # Files named on the command line, as reports spell them: checked and reported even
+        # when excluded, as in ruff (`force-exclude` leaves them out before they are read).
+        self.named = frozenset(named)
         self.select = tuple(select)
         self.ignore = tuple(ignore)
+        self.extend_select = tuple(extend_select)
         self.enabled = lru_cache(maxsize=None)(self._enabled)
 
     def config(self, path: str) -> Config:
@@ -40,6 +52,7 @@ class Selection:
                 code, config.extend_select
             )
             chosen = chosen and not _any(code, (*config.ignore, *config.extend_ignore))
+        chosen = chosen or _any(code, self.extend_select)
         return chosen and not _any(code, self.ignore)
 
     def keeps(self, finding: Finding) -> bool:
@@ -62,11 +75,11 @@ class Selection:
         """A file its own settings exclude is never reported (its code may still be reached).
         The default folder names (.venv, build, ...) only prune a walk: a file named anyway
         is checked."""
-        return self.config(path).excludes(path, walking=False)
+        return path not in self.named and self.config(path).excludes(path, walking=False)
 
 
 def _any(code: Code, selectors: Sequence[str]) -> bool:
-    return any(matches_prefix(code, selector) for selector in selectors)
+    return any(matches(code, selector) for selector in selectors)
 
 
 def _per_file_ignored(code: Code, path: str, config: Config) -> bool:

@@ -35,6 +35,7 @@ REPORTERS: Mapping[str, Callable[[Report], str]] = _Formats(
     {
         "text": "text",
         "concise": "concise",
+        "full": "full",
         "json": "json",
         "json-lines": "json_lines",
         "sarif": "sarif",
@@ -45,16 +46,18 @@ REPORTERS: Mapping[str, Callable[[Report], str]] = _Formats(
 )
 
 # The formats meant for a terminal, which take `color=`; the others are read by programs.
-COLORED: Mapping[str, Callable[..., str]] = _Formats({"text": "text", "concise": "concise"})
+COLORED: Mapping[str, Callable[..., str]] = _Formats(
+    {"text": "text", "concise": "concise", "full": "full"}
+)
 
 
-def render(name: str, report: Report, *, color: bool = False) -> str:
-    """The report in format `name` (a key of REPORTERS); `color` adds ANSI styles to text and
-    concise and is ignored by the other formats."""
+def render(name: str, report: Report, *, color: bool = False, summary: bool = True) -> str:
+    """The report in format `name` (a key of REPORTERS); `color` adds ANSI styles to the text
+    formats and `summary=False` leaves out their summary (-q); the other formats ignore both."""
     if name not in REPORTERS:
         raise ValueError(f"unknown output format {name!r}; choose from {', '.join(REPORTERS)}")
     if name in COLORED:
-        return COLORED[name](report, color=color)
+        return COLORED[name](report, color=color, summary=summary)
     return REPORTERS[name](report)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replaylint.core.codes import WARNING_CODES
+from replaylint.core.codes import WARNING_CODES, Code
+from replaylint.reporters.errors import tool_error
 from replaylint.reporters.text import chain_line
 
 if TYPE_CHECKING:
@@ -43,7 +44,14 @@ def command(finding: Finding) -> str:
     return f"::{level} {','.join(properties)}::{message}"
 
 
+def error_command(line: str) -> str:
+    """An input that could not be checked at all is an annotation on that file, so CI shows
+    why where it happened."""
+    error = tool_error(line)
+    where = f"file={escape_property(error.path)}," if error.path else ""
+    return f"::error {where}title=replaylint::{escape_data(error.line)}"
+
+
 def render(report: Report) -> str:
-    # An input that could not be checked at all is an annotation too, so CI shows why.
-    errors = [f"::error title=replaylint::{escape_data(line)}" for line in report.errors]
+    errors = [error_command(line) for line in report.errors]
     return "".join(line + "\n" for line in [*(command(f) for f in report.findings), *errors])

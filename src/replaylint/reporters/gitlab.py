@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from replaylint.core.codes import RULES
+from replaylint.core.codes import RULES, Code
+from replaylint.reporters.errors import tool_error
 from replaylint.reporters.roots import fingerprints
 from replaylint.reporters.text import chain_line
 
@@ -34,8 +35,22 @@ def issue(finding: Finding, fingerprint: str) -> dict[str, Any]:
     }
 
 
+def error_issue(line: str) -> dict[str, Any]:
+    """A file that could not be checked: a blocker on that file, so the widget shows it (an
+    empty report would read as clean)."""
+    error = tool_error(line)
+    return {
+        "description": error.line,
+        "check_name": "replaylint",
+        "fingerprint": error.fingerprint,
+        "severity": "blocker",
+        "location": {"path": error.path or ".", "lines": {"begin": 1, "end": 1}},
+    }
+
+
 def render(report: Report) -> str:
     issues = [
         issue(f, p) for f, p in zip(report.findings, fingerprints(report.findings), strict=True)
     ]
+    issues.extend(error_issue(line) for line in report.errors)
     return json.dumps(issues, indent=2) + "\n"

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from replaylint.core import docs
 from replaylint.core.codes import RULES, WARNING_CODES, Code
+from replaylint.reporters.errors import tool_error
 from replaylint.reporters.roots import FINGERPRINT_NAME, fingerprints
 from replaylint.version import __version__
 
@@ -139,18 +140,32 @@ def result(finding: Finding, fingerprint: str) -> dict[str, Any]:
     return entry
 
 
+def information_uri() -> str:
+    """Where the rules are explained: the folder of rule pages that ships with replaylint."""
+    return docs.rules_dir().resolve().as_uri()
+
+
+def notification(line: str) -> dict[str, Any]:
+    """A file that could not be checked, located on that file."""
+    error = tool_error(line)
+    entry: dict[str, Any] = {"level": "error", "message": {"text": error.line}}
+    if error.path:
+        uri = quote(error.path)
+        entry["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": uri}}}]
+    return entry
+
+
 def as_dict(report: Report, pages: Mapping[Code, str] | None = None) -> dict[str, Any]:
     pages = rule_pages() if pages is None else pages
     driver = {
         "name": "replaylint",
         "version": __version__,
+        "informationUri": information_uri(),
         "rules": [rule(code, pages.get(code)) for code in RULES],
     }
     invocation = {
         "executionSuccessful": not report.errors,
-        "toolExecutionNotifications": [
-            {"level": "error", "message": {"text": line}} for line in report.errors
-        ],
+        "toolExecutionNotifications": [notification(line) for line in report.errors],
     }
     results = [
         result(f, p) for f, p in zip(report.findings, fingerprints(report.findings), strict=True)

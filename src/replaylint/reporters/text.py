@@ -1,4 +1,5 @@
-"""The default text format: `path:line: CODE message (call)`, the remedy indented beneath."""
+"""The default text format: `path:line: CODE message (call)`, the remedy indented beneath; a
+fixable finding carries `[*]` after its code, and the summary counts them, as ruff's do."""
 
 from __future__ import annotations
 
@@ -9,11 +10,20 @@ from replaylint.reporters.roots import cause_count
 if TYPE_CHECKING:
     from replaylint.core.findings import Finding, Report
 
-BOLD, RED, DIM, RESET = "\x1b[1m", "\x1b[31m", "\x1b[2m", "\x1b[0m"
+BOLD, RED, DIM, CYAN, RESET = "\x1b[1m", "\x1b[31m", "\x1b[2m", "\x1b[36m", "\x1b[0m"
+FIX_MARK = "[*]"
 
 
 def styled(text: str, ansi: str, color: bool) -> str:
     return f"{ansi}{text}{RESET}" if color else text
+
+
+def code_and_mark(finding: Finding, report: Report, color: bool) -> str:
+    """`ADK-W003`, or `ADK-W003 [*]` when `--fix` fixes it."""
+    code = styled(finding.code.value, RED, color)
+    if finding in report.fixable.safe:
+        return f"{code} {styled(FIX_MARK, CYAN, color)}"
+    return code
 
 
 def chain_line(finding: Finding) -> str:
@@ -25,10 +35,9 @@ def chain_line(finding: Finding) -> str:
     return " -> ".join(parts)
 
 
-def render_finding(finding: Finding, *, color: bool = False) -> str:
+def render_finding(finding: Finding, report: Report, *, color: bool = False) -> str:
     path = styled(finding.path, BOLD, color)
-    code = styled(finding.code.value, RED, color)
-    lines = [f"{path}:{finding.line}: {code} {finding.message}"]
+    lines = [f"{path}:{finding.line}: {code_and_mark(finding, report, color)} {finding.message}"]
     if finding.chain:
         lines.append(f"    {chain_line(finding)}")
     lines.append(f"    {styled(finding.remedy, DIM, color)}")
@@ -41,16 +50,35 @@ def plural(count: int, noun: str) -> str:
 
 def tail(report: Report) -> str:
     """`27 findings (from 4 causes) in 5 workflow modules (785 files checked).`; the causes part
-    only when some findings share a root (roots.py)."""
+    only when some findings share a root (roots.py); then what `--fix` can do, if anything."""
     count = len(report.findings)
     causes = cause_count(report.findings)
     grouped = f" (from {plural(causes, 'cause')})" if causes < count else ""
-    return (
+    lines = [
         f"{plural(count, 'finding')}{grouped} in {plural(report.workflow_modules, 'workflow module')}"
         f" ({plural(report.files, 'file')} checked)."
-    )
+    ]
+    fixes = fix_summary(report)
+    return "\n".join([*lines, fixes] if fixes else lines)
 
 
-def render(report: Report, *, color: bool = False) -> str:
-    blocks = [render_finding(f, color=color) for f in report.findings]
-    return "\n".join([*blocks, tail(report)]) + "\n"
+def fix_summary(report: Report) -> str:
+    """ruff's line: `[*] 2 fixable with the `--fix` option (1 hidden fix can be enabled with the
+    `--unsafe-fixes` option).`; "" when no fix applies."""
+    safe, hidden = len(report.fixable.safe), len(report.fixable.unsafe)
+    more = ""
+    if hidden:
+        fixes = "fix" if hidden == 1 else "fixes"
+        more = f"{hidden} hidden {fixes} can be enabled with the `--unsafe-fixes` option"
+    if safe:
+        return f"{FIX_MARK} {safe} fixable with the `--fix` option" + (
+            f" ({more})." if more else "."
+        )
+    return f"No fixes available ({more})." if more else ""
+
+
+def render(report: Report, *, color: bool = False, summary: bool = True) -> str:
+    blocks = [render_finding(f, report, color=color) for f in report.findings]
+    if summary:
+        blocks.append(tail(report))
+    return "\n".join(blocks) + "\n" if blocks else ""

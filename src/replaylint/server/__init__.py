@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import importlib.util
 
-INSTALL_HINT = "pip install 'replaylint[lsp]'"
+# How to get pygls (the `lsp` extra): from a clone of replaylint, or from its hosted copy.
+INSTALL_HINT = (
+    "pip install './replaylint[lsp]' from the folder holding a clone, or "
+    "pip install 'replaylint[lsp] @ git+URL' with the URL of its repository"
+)
 
 
 def missing_dependency() -> str | None:
@@ -18,8 +22,11 @@ def missing_dependency() -> str | None:
     return f"the editor server needs pygls, which is not installed: {INSTALL_HINT}"
 
 
-def serve() -> None:
-    """Run the server on stdin and stdout until the client asks it to exit."""
-    from replaylint.server.app import serve as serve_stdio
+def serve() -> int:
+    """Run the server on stdin and stdout until the client asks it to exit; its exit status
+    (LSP: 0 after a shutdown request, 1 without one)."""
+    from replaylint.server.features import build
 
-    serve_stdio()
+    server = build()
+    server.start_io()
+    return server.exit_status

@@ -10,43 +10,46 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from replaylint.core.findings import Finding
-from replaylint.server.actions import code_actions, resolve_fix
 from replaylint.server.analysis import SETTINGS_FILES, Analysis, Analyzer
 from replaylint.server.diagnostics import to_diagnostic
-from replaylint.server.hover import hover_at
+from replaylint.server.lifecycle import LifecycleProtocol
 from replaylint.server.ranges import UTF16, source_lines
 from replaylint.server.rule_fixes import FixOffer, fix_offer
 from replaylint.server.scheduling import Debouncer
+from replaylint.server.stdio import serve_stdio
 from replaylint.version import __version__
 
 log = logging.getLogger("replaylint.server")
 
 DEFAULT_DEBOUNCE_MS = 150
 _EVERYTHING = "*"  # the debouncer's key for "check every open document again"
-_WATCHED = ("**/pyproject.toml", "**/replaylint.toml", "**/*.py")
+_WATCHED = ("**/pyproject.toml", "**/replaylint.toml", "**/.replaylint.toml", "**/*.py")
 _OVERTAKEN_TRIES = 5
 
 Diagnosed = list[tuple[Finding, types.Diagnostic]]
 
 
 class ReplayServer(LanguageServer):
-    """Holds the open documents' latest checks; every check runs on one worker thread, in the
-    order asked, so the settings and the disk state a check sees never change under it."""
+    """Holds the open documents' latest checks, made on worker threads off the message loop
+    with every open buffer as the editor has it."""
 
     def __init__(self) -> None:
-        super().__init__("replaylint", __version__)
+        super().__init__("replaylint", __version__, protocol_cls=LifecycleProtocol)
         self.analyzer = Analyzer()
         self.debounce = DEFAULT_DEBOUNCE_MS / 1000
         self.debouncer = Debouncer()
         self.checks: dict[str, tuple[Analysis, Diagnosed]] = {}
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replaylint-check")
+        # Checks run on threads of their own, never on the message loop: a hover, a code
+        # action or a cancellation is answered while a long check goes on, and a second
+        # document is not queued behind the first.
+        self.worker = ThreadPoolExecutor(max_workers=2, thread_name_prefix="replaylint-check")
         # Code actions on a thread of their own: a rule's fix reads the module's scopes, slower
         # than a check, and a check for the next edit must not wait behind it.
         self.actions_worker = ThreadPoolExecutor(
@@ -58,6 +61,8 @@ class ReplayServer(LanguageServer):
         # Pull mode: the client asks for each document's diagnostics and is told to ask again
         # when files change; nothing is pushed (a client showing both would show each twice).
         self.pull_mode = False
+        self.exit_status = 1  # until the client asks for a shutdown, then exit
+        self._running: dict[tuple[str, int | None, int, int], asyncio.Future[Analysis]] = {}
 
     # ------------------------------------------------------------------ settings
 
@@ -122,6 +127,27 @@ class ReplayServer(LanguageServer):
     def python_documents(self) -> list[str]:
         return [uri for uri, doc in self.workspace.text_documents.items() if _is_python(doc.path)]
 
+    def buffers(self, but: str) -> dict[str, str]:
+        """path -> text of every open Python document except `but`, saved or not."""
+        documents = self.workspace.text_documents
+        return {
+            doc.path: doc.source
+            for uri, doc in list(documents.items())
+            if uri != but and _is_python(doc.path)
+        }
+
+    def dependents(self, uri: str) -> list[str]:
+        """The other open documents whose last check read this one's module."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return []
+        real = os.path.realpath(document.path)
+        return [
+            other
+            for other, (analysis, _) in list(self.checks.items())
+            if other != uri and real in analysis.reached
+        ]
+
     def _lines_of(self, analysis: Analysis) -> Any:
         """Lines of the files chain hops point into: the buffer for the document itself (its
         hops were found in that text), the file on disk for the others (read as the check did)."""
@@ -150,7 +176,8 @@ class ReplayServer(LanguageServer):
     def diagnose(self, analysis: Analysis) -> Diagnosed:
         lines_of, encoding = self._lines_of(analysis), self.encoding
         return [
-            (f, to_diagnostic(f, analysis.lines, lines_of, encoding)) for f in analysis.findings
+            (f, to_diagnostic(f, analysis.lines, lines_of, encoding, analysis.sites_at(f.line)))
+            for f in analysis.findings
         ]
 
     # ------------------------------------------------------------------ checking
@@ -162,10 +189,7 @@ class ReplayServer(LanguageServer):
         if document is None or not _is_python(document.path):
             return None
         version, text = document.version, document.source
-        loop = asyncio.get_running_loop()
-        analysis = await loop.run_in_executor(
-            self.worker, self.analyzer.analyse, document.path, text, version
-        )
+        analysis = await asyncio.shield(self._analysed(uri, document.path, text, version))
         current = self.workspace.text_documents.get(uri)
         if current is None or current.version != version or current.source != text:
             return None
@@ -173,6 +197,24 @@ class ReplayServer(LanguageServer):
         self.checks[uri] = result
         self._tell(analysis)
         return result
+
+    def _analysed(
+        self, uri: str, path: str, text: str, version: int | None
+    ) -> asyncio.Future[Analysis]:
+        """The analysis of this text on a worker thread; one already under way for the same
+        text, settings and disk state is shared (a hover during a long check waits for it
+        rather than start a second one). A cancelled request leaves it running for the others."""
+        key = (uri, version, self.analyzer.generation, hash(text))
+        running = self._running.get(key)
+        if running is not None:
+            return running
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(
+            self.worker, self.analyzer.analyse, path, text, version, self.buffers(uri)
+        )
+        self._running[key] = future
+        future.add_done_callback(lambda _: self._running.pop(key, None))
+        return future
 
     async def current(self, uri: str) -> tuple[Analysis, Diagnosed] | None:
         """The document's check for its current text and settings, made now if it is stale."""
@@ -232,9 +274,30 @@ class ReplayServer(LanguageServer):
     # ------------------------------------------------------------------ events
 
     def edited(self, uri: str) -> None:
+        """An unsaved edit: the document, then every open document that reads it, checked
+        again once the burst of edits ends."""
         if self.pull_mode:
-            return  # the client pulls the new text's diagnostics when it wants them
-        self.debouncer.schedule(uri, self.debounce, lambda: self.publish(uri))
+            # The client pulls the new text's diagnostics; the documents reading this one
+            # are told to pull theirs again.
+            if self.dependents(uri):
+                self.debouncer.schedule(_EVERYTHING, self.debounce, self.publish_all)
+            return
+        self.debouncer.schedule(uri, self.debounce, lambda: self.publish_with_dependents(uri))
+
+    async def publish_with_dependents(self, uri: str) -> None:
+        await self.publish(uri)
+        for other in self.dependents(uri):
+            await self.publish(other)
+
+    def warm(self) -> None:
+        """Build the index in the background, so that the first edit costs what later ones
+        do (its result is only a cache: nothing is published)."""
+        self.worker.submit(self.analyzer.warm, os.getcwd())
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdio until `exit`, the end of the input or a framing error that cannot
+        be resynchronised; the process then exits with LSP's status (0 after a shutdown)."""
+        self.exit_status = serve_stdio(self, stdin, stdout)
 
     def disk_changed(self, paths: Iterable[str]) -> None:
         """Files were written: settings files reload the settings; any change makes every open
@@ -285,100 +348,3 @@ def _log_refusal(what: str, future: Any) -> None:
 
 def _is_python(path: str | None) -> bool:
     return bool(path) and str(path).endswith(".py")
-
-
-def build() -> ReplayServer:
-    """The server with its features registered."""
-    server = ReplayServer()
-
-    @server.feature(types.INITIALIZE)
-    def initialize(params: types.InitializeParams) -> None:
-        server.configure(params)
-        if server.pull_mode:  # registered before pygls computes the capabilities it announces
-            server.feature(
-                types.TEXT_DOCUMENT_DIAGNOSTIC,
-                types.DiagnosticOptions(
-                    identifier="replaylint",
-                    inter_file_dependencies=True,
-                    workspace_diagnostics=False,
-                ),
-            )(pull)
-
-    async def pull(params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
-        result = await server.current(params.text_document.uri)
-        items = [d for _, d in result[1]] if result is not None else []
-        return types.RelatedFullDocumentDiagnosticReport(items=items)
-
-    @server.feature(types.INITIALIZED)
-    def initialized(params: types.InitializedParams) -> None:
-        server.watch_files()
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    async def did_open(params: types.DidOpenTextDocumentParams) -> None:
-        await server.publish(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(params: types.DidChangeTextDocumentParams) -> None:
-        server.edited(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
-    def did_save(params: types.DidSaveTextDocumentParams) -> None:
-        path = to_fs_path(params.text_document.uri)
-        if path:
-            server.disk_changed([path])
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(params: types.DidCloseTextDocumentParams) -> None:
-        server.closed(params.text_document.uri)
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def watched(params: types.DidChangeWatchedFilesParams) -> None:
-        server.disk_changed(p for change in params.changes if (p := to_fs_path(change.uri)))
-
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def hover(params: types.HoverParams) -> types.Hover | None:
-        known = await server.current(params.text_document.uri)
-        return hover_at(known[1], params.position) if known is not None else None
-
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(
-            code_action_kinds=[types.CodeActionKind.QuickFix], resolve_provider=True
-        ),
-    )
-    async def actions(params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        only = params.context.only
-        if only and not any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
-            return None
-        uri = params.text_document.uri
-        result = await server.current(uri)
-        if result is None:
-            return None
-        analysis, diagnosed = result
-        work = partial(
-            code_actions,
-            uri,
-            analysis,
-            diagnosed,
-            params.range,
-            server.encoding,
-            params.context.diagnostics,
-            server.offers_for(uri, analysis) if server.resolves_edits() else None,
-        )
-        found = await asyncio.get_running_loop().run_in_executor(server.actions_worker, work)
-        return found or None
-
-    @server.feature(types.CODE_ACTION_RESOLVE)
-    async def resolve(action: types.CodeAction) -> types.CodeAction:
-        uri = action.data.get("uri") if isinstance(action.data, dict) else None
-        result = await server.current(uri) if isinstance(uri, str) else None
-        if result is None:
-            return action
-        work = partial(resolve_fix, action, result[0], result[1], server.encoding)
-        return await asyncio.get_running_loop().run_in_executor(server.actions_worker, work)
-
-    return server
-
-
-def serve() -> None:
-    build().start_io()

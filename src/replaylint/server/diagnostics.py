@@ -1,5 +1,6 @@
 """Findings as LSP diagnostics: the rule code, source "replaylint", the call's range, and each
-hop of an ADK-W005 chain as related information pointing at its line."""
+hop of an ADK-W005 chain as related information pointing at its line, and for a root in a
+helper the workflow calls that reach it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from replaylint.core.codes import WARNING_CODES, Code
 from replaylint.core.docs import page_path
 from replaylint.core.findings import ChainLink, Finding
 from replaylint.server.ranges import line_range, span_range
+from replaylint.server.reach import Reach
 
 SOURCE = "replaylint"
 
@@ -44,13 +46,32 @@ def _hop(link: ChainLink, lines_of: LinesOf, encoding: str) -> types.DiagnosticR
     )
 
 
+def _reached_from(
+    site: Reach, lines_of: LinesOf, encoding: str
+) -> types.DiagnosticRelatedInformation:
+    path = os.path.abspath(site.path)
+    return types.DiagnosticRelatedInformation(
+        location=types.Location(
+            uri=from_fs_path(path) or path,
+            range=line_range(site.line, lines_of(path), encoding),
+        ),
+        message=f"reached from the workflow: {site.call} ({site.path}:{site.line})",
+    )
+
+
 def to_diagnostic(
-    finding: Finding, lines: Sequence[str], lines_of: LinesOf, encoding: str
+    finding: Finding,
+    lines: Sequence[str],
+    lines_of: LinesOf,
+    encoding: str,
+    reached: Sequence[Reach] = (),
 ) -> types.Diagnostic:
     """One finding of a document whose text is `lines`; `encoding` is the negotiated position
     encoding. The message is the finding's sentence, then the remedy on a line of its own, as
-    the text report prints them."""
+    the text report prints them. Related information: each hop of its chain, then the workflow
+    calls that reach it (`reached`, for a root in a helper)."""
     related = [_hop(link, lines_of, encoding) for link in finding.chain]
+    related += [_reached_from(site, lines_of, encoding) for site in reached]
     return types.Diagnostic(
         range=span_range(finding.span, lines, encoding),
         message=f"{finding.message}\n{finding.remedy}",

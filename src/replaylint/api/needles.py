@@ -1,0 +1,63 @@
+"""The prefilter's byte tests for one file's settings: its markers, then per framework the
+needle, the import and entry patterns and the names the ast gate looks for."""
+
+from __future__ import annotations
+
+import re
+
+from replaylint.presets.records import presets
+from replaylint.project.config import Config
+from replaylint.project.gate import names_pattern
+from replaylint.project.prefilter import Needles, entry_pattern, import_pattern
+
+MARKER_NEEDLES = (b"__adk_workflow__",)
+# needle -> (packages, entry needles, presets, declared decorators) of the frameworks sharing it
+_Grouped = dict[str, tuple[list[str], list[bytes], list[str], list[str]]]
+
+
+def needles_for(config: Config) -> Needles:
+    """(marker needles, (framework needle, import pattern, entry pattern, entry names) per
+    framework): the prefilter's byte tests, in the order they are tried. A file that imports a
+    framework is parsed only when it also spells one of *that* framework's entries (or aliases
+    it), so a Temporal test module that mentions a `Context` is not read as a Restate handler."""
+    markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
+    grouped = _grouped(config)
+    tests = []
+    for needle in sorted(grouped):
+        packages, spelled, chosen, decorators = grouped[needle]
+        unique = sorted(set(packages))
+        pattern = import_pattern(unique)
+        if pattern is not None:
+            entries = entry_pattern(sorted(set(spelled)), unique)
+            in_code = names_pattern(chosen, decorators)
+            tests.append((needle.encode(), pattern, entries, in_code))
+    return markers, tuple(tests)
+
+
+def _grouped(config: Config) -> _Grouped:
+    """One substring per package (each record's `Cheap.needle`), shared where names overlap
+    ("durable" covers three), since each needle is one more pass over every byte of a tree."""
+    records = presets()
+    names = tuple(records) if config.frameworks is None else config.frameworks
+    grouped: _Grouped = {}
+    for name in names:
+        cheap = records[name].cheap
+        for package in records[name].packages:
+            packages, spelled, chosen, _ = grouped.setdefault(
+                cheap.needle(package), ([], [], [], [])
+            )
+            packages.append(package)
+            spelled.extend(cheap.needles)
+            chosen.append(name)
+    # A declared workflow decorator's package counts as a framework's, and its name as an entry.
+    for declared in config.workflow_decorators:
+        package = declared.split(".")[0]
+        needle = next(
+            (r.cheap.needle(package) for r in records.values() if package in r.packages),
+            package.split(".")[-1],
+        )
+        packages, spelled, _, decorators = grouped.setdefault(needle, ([], [], [], []))
+        packages.append(package)
+        spelled.append(rb"\b" + re.escape(declared.rsplit(".", 1)[-1].encode()) + rb"\b")
+        decorators.append(declared)
+    return grouped
