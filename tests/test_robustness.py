@@ -90,14 +90,17 @@ def test_a_literal_python_refuses_is_e001_and_the_others_are_checked(
     assert report.findings[0].call.startswith("syntax error: ")
 
 
-def test_a_helper_python_refuses_is_a_one_line_error_naming_it(tmp_path: Path) -> None:
+def test_a_helper_python_refuses_is_an_e001_on_it_and_the_rest_is_checked(tmp_path: Path) -> None:
     (tmp_path / "helper.py").write_text('def f():\n    return "\\N{NO SUCH NAME}"\n')
     (tmp_path / "wf.py").write_text("from helper import f\n__adk_workflow__ = True\nf()\n")
     (tmp_path / "good.py").write_text(UNSAFE)
     report = guard(".")
-    assert codes(report) == [("good.py", 6, "ADK-W003")]
-    assert [e.split(": ")[0] for e in report.errors] == ["helper.py"]
-    assert report.exit_code == 2
+    assert codes(report) == [("good.py", 6, "ADK-W003"), ("helper.py", 2, "ADK-E001")]
+    assert report.findings[1].call.startswith("syntax error: (unicode error)")
+    assert report.errors == ()
+    assert report.exit_code == 1  # a finding, as for any module that cannot be read
+    coverage = {m.path: m.coverage for m in report.modules}
+    assert coverage["wf.py"] == "unproven"  # nothing of the helper was checked
 
 
 def test_lone_carriage_returns_end_lines_as_in_python(tmp_path: Path) -> None:

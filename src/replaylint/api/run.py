@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from replaylint.api.needles import needles_for
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path, printable
-from replaylint.project.config import Config, Resolver
+from replaylint.project.config import Config, ConfigError, Resolver
 from replaylint.project.discovery import python_files
 from replaylint.project.prefilter import is_candidate
 from replaylint.project.roots import find_project
@@ -52,7 +52,7 @@ def run(
     resolver = resolver or Resolver(explicit=config)
     paths = _not_force_excluded(paths, resolver)
     walked, focus = _with_dependents(paths) if dependents else (list(paths), None)
-    groups, errors = _grouped(walked, resolver)
+    groups, errors = _grouped(walked, resolver, focus)
     outcome, unreadable = _check_groups(groups, focus, _Counter(progress), cache, jobs, project)
     if focus is not None:  # checked: the files named and the workflows that reach them
         outcome.files = len(focus | {Path(m.path).resolve() for m in outcome.modules})
@@ -99,10 +99,14 @@ def _with_dependents(paths: Sequence[str]) -> tuple[list[str], frozenset[Path] |
     return [*sorted(walked), *paths], focus
 
 
-def _grouped(paths: Sequence[str], resolver: Resolver) -> tuple[Groups, list[str]]:
+def _grouped(
+    paths: Sequence[str], resolver: Resolver, focus: frozenset[Path] | None = None
+) -> tuple[Groups, list[str]]:
     """The files under `paths`, grouped by the settings that apply to each, and one line per
     path that could not be looked at. A file reached twice (overlapping paths, a link to a file
-    of the tree) is checked once."""
+    of the tree) is checked once. With `focus` (files named one by one), a file read only for
+    the workflows that may reach them is left out when its own folder's settings are broken:
+    settings that do not govern the named files never stop their check."""
     groups: Groups = {}
     errors: list[str] = []
     seen: set[str] = set()
@@ -122,7 +126,12 @@ def _grouped(paths: Sequence[str], resolver: Resolver) -> tuple[Groups, list[str
             if key in seen:
                 continue
             seen.add(key)
-            own = resolver.for_file(file)
+            try:
+                own = resolver.for_file(file)
+            except ConfigError:
+                if focus is not None and Path(file).resolve() not in focus:
+                    continue
+                raise
             if own is not top and file != path and own.excludes(file, walking=True):
                 continue  # a nested configuration excludes it
             groups.setdefault(id(own), (own, []))[1].append(file)

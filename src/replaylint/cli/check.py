@@ -272,6 +272,10 @@ def _check_once(run: Run) -> int:
                 click.echo(f"Fixed {fixed} in {changed} file{'s' * (changed != 1)}.", err=True)
             report = checked(run)  # what is left
     echo_errors(options, report)
+    reads_stdin = "-" in options.paths or options.stdin_filename is not None
+    nothing = not report.modules and not report.errors and report.files and not reads_stdin
+    if nothing and not options.silent and not options.quiet:
+        click.echo(f"replaylint: note: {nothing_recognised(report.files)}", err=True)
     if not options.silent:
         problem = write_report(report, options)
         if problem is not None:
@@ -288,6 +292,20 @@ def _status(options: CheckOptions, report: ReplayReport, changed: int) -> int:
     if options.exit_non_zero_on_fix and changed and code == 0:
         return 1
     return code
+
+
+def nothing_recognised(files: int) -> str:
+    """What a run that found no workflow module says, so that it reads otherwise than a clean
+    tree: how a module is recognised as workflow code."""
+    from replaylint.presets.records import presets
+
+    packages = ", ".join(sorted({p for r in presets().values() for p in r.packages}))
+    return (
+        f"no workflow module in {files} file{'s' * (files != 1)} checked, so nothing was checked "
+        "for replay safety; a module is workflow code when it sets `__adk_workflow__ = True`, "
+        f"declares an entry of a framework it imports ({packages}), or uses a decorator or base "
+        "class named in the `workflow-decorators` / `workflow-bases` settings"
+    )
 
 
 def echo_errors(options: CheckOptions, report: Report) -> None:

@@ -198,7 +198,7 @@ def _workflow_records(
     clean = not project.failed_helpers
     records = []
     for module in checked:
-        findings = _unique(found[id(module)])
+        findings = _unique(found[id(module)] + _broken_helpers(module, project))
         coverage = classify(module, bool(findings))
         result = ModuleResult(
             module.display, coverage.coverage, coverage.identity, coverage.missing
@@ -225,6 +225,20 @@ def _workflow_records(
     return records
 
 
+def _broken_helpers(module: ModuleInfo, project: Project) -> list[Finding]:
+    """ADK-E001 on each local module `module` imports, however indirectly, that cannot be read
+    or parsed: nothing of it was checked (and `module`'s coverage is unproven)."""
+    findings = []
+    for reached in reached_modules(module):
+        for edge in reached.imports:
+            if edge.broken is None or edge.broken not in project.broken_reasons:
+                continue
+            display, reason, line, column = project.broken_reasons[edge.broken]
+            span = Span(line, column, line, column)
+            findings.append(Finding(Code.E001, display, span, reason, RULES[Code.E001].remedy))
+    return findings
+
+
 def _unique(findings: list[Finding]) -> list[Finding]:
     kept: dict[tuple, Finding] = {}
     for finding in findings:
@@ -234,9 +248,11 @@ def _unique(findings: list[Finding]) -> list[Finding]:
 
 def _deps(module: ModuleInfo) -> list[tuple[str, str]]:
     """(path, sha256) of every local module `module` reaches: what its record depends on."""
-    deps = [(str(m.path), _sha(m.source)) for m in reached_modules(module)[1:]]
-    for path in module.settings_files:  # a settings file said which engine runs its workflows
-        try:
+    reached = reached_modules(module)
+    deps = [(str(m.path), _sha(m.source)) for m in reached[1:]]
+    broken = sorted({e.broken for m in reached for e in m.imports if e.broken is not None})
+    for path in [*broken, *module.settings_files]:
+        try:  # a module that could not be parsed, a settings file that chose the engine
             deps.append((str(path), _sha(path.read_bytes())))
         except OSError:
             continue

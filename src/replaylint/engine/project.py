@@ -19,6 +19,7 @@ from replaylint.parse.parsing import ParseFailure, parse
 from replaylint.presets.frameworks import Frameworks
 from replaylint.presets.records import inline_activity
 from replaylint.project.config import Config
+from replaylint.project.python_version import target_version
 from replaylint.project.roots import Roots, never_local
 from replaylint.resolve.catalog import Catalog, default_catalog
 from replaylint.resolve.evaluator import Evaluator
@@ -49,9 +50,15 @@ class Project:
         max_module_size: int = Config.max_module_size,
         roots: Roots | None = None,
         installed: Installed | None = None,
+        target: str = "",
     ) -> None:
         self.max_module_size = max_module_size
-        self.failed_helpers: list[str] = []  # local modules a workflow imports that cannot be read
+        self.target_setting = target  # `target-version`, else each project's requires-python
+        self.failed_helpers: list[str] = []  # errors of ours loading an imported module
+        # Local modules that cannot be read or parsed (ADK-E001 on each, where a workflow
+        # reaches it): by dotted name, and what to report by file.
+        self.broken: dict[str, Path] = {}
+        self.broken_reasons: dict[Path, tuple[str, str, int, int]] = {}
         self.catalog = catalog or default_catalog()
         self.sink = sink if sink is not None else dispatch()  # the rules the walk reports to
         self.frameworks = frameworks or Frameworks()
@@ -73,7 +80,7 @@ class Project:
         cached = self.modules.get(key)
         if cached is not None:
             return cached
-        tree, first_lines = parse(source)
+        tree, first_lines = parse(source, target_version(self.target_setting, key.parent))
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),
@@ -153,12 +160,20 @@ class Project:
                 return stacks.on_fresh_stack(load, 64 * stacks.MIB, "replaylint-load")
             return self.load(path, source, name=name)
         except (OSError, ParseFailure) as error:
-            # Its helpers' chains cannot be followed: say so (the run exits 2), check the rest.
-            self.failed_helpers.append(
-                f"{display_path(path)}: cannot check this imported module: {error}"
-            )
-            self.modules[key] = None
+            self.helper_failed(path, name, error)
             return None
+
+    def helper_failed(self, path: Path, name: str, error: OSError | ParseFailure) -> None:
+        """An imported local module that cannot be read or parsed: ADK-E001 on it, and the
+        modules that import it are not fully checked (coverage unproven); the rest goes on."""
+        key = path.resolve()
+        self.modules[key] = None
+        self.broken[name] = key
+        if isinstance(error, ParseFailure):
+            reason, line, column = error.reason, error.line, error.column
+        else:
+            reason, line, column = f"cannot read: {error.strerror or error}", 1, 0
+        self.broken_reasons[key] = (display_path(path), reason, line, column)
 
     def installed_chain(self, path: str) -> tuple[ChainLink, ...]:
         """Hops (path, line, call) by which a followed installed function reaches a root."""
@@ -215,10 +230,11 @@ def project_for(config: Config) -> Project:
         markers=frozenset({MARKER, *config.markers}),
         activity_decorators=config.activity_decorators,
         safe=frozenset(config.safe),
-        frameworks=Frameworks(config.frameworks, config.workflow_decorators),
+        frameworks=Frameworks(config.frameworks, config.workflow_decorators, config.workflow_bases),
         max_module_size=config.max_module_size,
         roots=Roots(tuple(Path(config.base, root).resolve() for root in config.src)),
         installed=_followed(config, catalog),
+        target=config.target_version,
     )
 
 

@@ -17,15 +17,20 @@ import libcst as cst
 
 from replaylint.graph.bodies import STATEMENTS, Body
 from replaylint.graph.guards import first_write
+from replaylint.graph.syntax import (
+    TAKING,
+    assigned,
+    binds_locally,
+    decision_at,
+    parameter,
+    reads,
+    root_name,
+    self_name,
+    written,
+)
 from replaylint.resolve.model import FunctionInfo, HelperCall
 
 BUDGET = 4000
-# Methods by which a container takes a value in: the container holds it afterwards.
-_TAKING = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
-# Methods that change a container in place: calling one is no read of what it holds.
-_WRITING = _TAKING | frozenset(
-    {"remove", "discard", "clear", "sort", "reverse", "rotate"}  # `pop` returns what it takes
-)
 _LOG_METHODS = frozenset(
     {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"}
 )
@@ -129,7 +134,7 @@ class Flow:
             if parent is None:
                 return None
             here = body.statement_of(parent)
-            decided = _decision_at(parent, child)
+            decided = decision_at(parent, child)
             if decided is not None:
                 return Decision(decided, function, parent, here)
             if isinstance(parent, cst.Return):
@@ -140,7 +145,7 @@ class Flow:
                     return self._argument(function, call, parent, back, commands, stack)
             if isinstance(parent, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
                 if parent.value is child and here is not None:
-                    targets = _targets(parent)
+                    targets = assigned(parent)
                     return self._stored(function, targets, here, back, stack)
                 return None
             if isinstance(parent, cst.NamedExpr) and parent.value is child and here is not None:
@@ -187,7 +192,7 @@ class Flow:
         if path and self.sinks.command(path):
             if not commands:
                 return None
-            return Decision(f"the argument of {_written(call.func)}", function, call, here)
+            return Decision(f"the argument of {written(call.func)}", function, call, here)
         helper = body.helpers.get(id(call))
         if helper is not None:
             target = helper.target
@@ -196,14 +201,14 @@ class Flow:
             ):
                 if not commands:
                     return None
-                return Decision(f"the argument of {_written(call.func)}", function, call, here)
-            param = _parameter(target, call, arg)
+                return Decision(f"the argument of {written(call.func)}", function, call, here)
+            param = parameter(target, call, arg)
             if param is not None:
                 uses = self.body(target).loads.get(param, [])
                 outer = _Back(function, call, back)
                 stack.extend((target, use, outer) for use in uses)
                 return None
-        if isinstance(call.func, cst.Attribute) and call.func.attr.value in _TAKING and here:
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in TAKING and here:
             self._stored(function, [call.func.value], here, back, stack)
         stack.append((function, call, back))  # what the call returns carries the value on
         return None
@@ -213,7 +218,7 @@ class Flow:
             return self.sinks.logger(path)
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS:
-            return "log" in _written(func.value).lower()  # `logger.info`, `self._log.debug`
+            return "log" in written(func.value).lower()  # `logger.info`, `self._log.debug`
         return False
 
     def _stored(
@@ -233,11 +238,11 @@ class Flow:
             if isinstance(target, cst.StarredElement):
                 targets.append(target.value)
                 continue
-            root, first = _root(target)
+            root, first = root_name(target)
             if root is None:
                 continue
             name = root.value
-            if first is not None and name == _self_name(function):
+            if first is not None and name == self_name(function):
                 if function.cls is not None and function.cls.workflow is not None:
                     what = "the workflow's instance state"
                     return Decision(what, function, target, statement)
@@ -250,6 +255,34 @@ class Flow:
                 continue
             stack.extend((function, use, back) for use in body.uses_after(name, statement))
         return None
+
+    def only_handed_to_commands(self, function: FunctionInfo, node: cst.CSTNode) -> bool:
+        """Is the value of `node` only ever handed to durable commands (directly, or through
+        locals bound to it), never called or used here? `getattr(activities, name)` given to
+        `workflow.execute_activity` names an activity; the workflow never runs it."""
+        body = self.body(function)
+        todo = [node]
+        while todo:
+            current = todo.pop()
+            parent = body.parents.get(id(current))
+            if isinstance(parent, cst.Arg):
+                call = body.parents.get(id(parent))
+                path = function.external.get(id(call), "") if isinstance(call, cst.Call) else ""
+                if not (path and self.sinks.command(path)):
+                    return False
+                continue
+            statement = body.statement_of(current)
+            if (
+                isinstance(parent, cst.Assign)
+                and parent.value is current
+                and len(parent.targets) == 1
+                and isinstance(parent.targets[0].target, cst.Name)
+                and statement is not None
+            ):
+                todo.extend(body.uses_after(parent.targets[0].target.value, statement))
+                continue
+            return False
+        return True
 
     # ------------------------------------------------------------------ state read back
 
@@ -264,9 +297,9 @@ class Flow:
             if function.module is not module or function is module.top:
                 continue
             body = self.body(function)
-            if name not in body.globals and _binds_locally(body, name):
+            if name not in body.globals and binds_locally(body, name):
                 continue
-            found += [(function, use) for use in body.loads.get(name, []) if _reads(body, use)]
+            found += [(function, use) for use in body.loads.get(name, []) if reads(body, use)]
         return found
 
     def _attribute_reads(
@@ -278,111 +311,10 @@ class Flow:
             if function.cls is None or function.cls is not writer.cls:
                 continue
             body = self.body(function)
-            owner = _self_name(function)
+            owner = self_name(function)
             for use in body.loads.get(owner, []) if owner else []:
                 parent = body.parents.get(id(use))
                 if isinstance(parent, cst.Attribute) and parent.attr.value == attribute:
-                    if _reads(body, parent):
+                    if reads(body, parent):
                         found.append((function, parent))
         return found
-
-
-# ---------------------------------------------------------------- syntax
-
-
-def _decision_at(parent: cst.CSTNode, child: cst.CSTNode) -> str | None:
-    """Does `parent` decide by `child` (a condition, an iterated value, a match's subject)?"""
-    if isinstance(parent, cst.If) and parent.test is child:
-        return "the condition"
-    if isinstance(parent, cst.While) and parent.test is child:
-        return "the loop condition"
-    if isinstance(parent, cst.For) and parent.iter is child:
-        return "the loop"
-    if isinstance(parent, cst.Match) and parent.subject is child:
-        return "the match"
-    if isinstance(parent, cst.Assert) and parent.test is child:
-        return "the assertion"
-    return None
-
-
-def _targets(statement: cst.Assign | cst.AnnAssign | cst.AugAssign) -> list[cst.BaseExpression]:
-    if isinstance(statement, cst.Assign):
-        return [t.target for t in statement.targets]
-    return [statement.target]
-
-
-def _root(target: cst.BaseExpression) -> tuple[cst.Name | None, str | None]:
-    """The name an assignment target starts from, and the first attribute taken of it."""
-    first: str | None = None
-    node: cst.BaseExpression = target
-    while isinstance(node, (cst.Attribute, cst.Subscript)):
-        if isinstance(node, cst.Attribute):
-            first = node.attr.value
-        else:
-            first = first or ""
-        node = node.value
-    return (node, first) if isinstance(node, cst.Name) else (None, None)
-
-
-def _self_name(function: FunctionInfo) -> str:
-    node = function.node
-    if function.cls is None or not isinstance(node, cst.FunctionDef):
-        return ""
-    params = [*node.params.posonly_params, *node.params.params]
-    return params[0].name.value if params else ""
-
-
-def _parameter(target: FunctionInfo, call: cst.Call, arg: cst.Arg) -> str | None:
-    node = target.node
-    if not isinstance(node, cst.FunctionDef):
-        return None
-    if arg.keyword is not None:
-        return arg.keyword.value
-    if arg.star:
-        return None
-    positional = [*node.params.posonly_params, *node.params.params]
-    if target.cls is not None and isinstance(call.func, cst.Attribute):
-        positional = positional[1:]  # `self.helper(x)`: the first parameter is the instance
-    plain = [a for a in call.args if a.keyword is None]
-    index = next(i for i, a in enumerate(plain) if a is arg)
-    return positional[index].name.value if index < len(positional) else None
-
-
-def _binds_locally(body: Body, name: str) -> bool:
-    return name in body.bound or name in body.params
-
-
-def _reads(body: Body, use: cst.CSTNode) -> bool:
-    """Is this a read of the state, not a write into it (`X += 1`, `X.append(v)`, `X[k] = v`,
-    `X.attr = v`, `del X[k]`, `X = X + 1`)?"""
-    node = use
-    parent = body.parents.get(id(node))
-    if isinstance(parent, cst.AugAssign) and parent.target is node:
-        return False  # `COUNT += 1`
-    # Climb the subscripts and attributes the write goes through: `X[k]["hits"] += 1`.
-    while isinstance(parent, (cst.Attribute, cst.Subscript)) and parent.value is node:
-        holder = body.parents.get(id(parent))
-        if isinstance(holder, (cst.AssignTarget, cst.Del)) or (
-            isinstance(holder, cst.AugAssign) and holder.target is parent
-        ):
-            return False
-        if isinstance(parent, cst.Attribute) and isinstance(holder, cst.Call):
-            if holder.func is parent and parent.attr.value in _WRITING:
-                return False  # `CAPTURED.append(x)`
-        node, parent = parent, holder
-    statement = body.statement_of(use)
-    if isinstance(statement, cst.SimpleStatementLine) and isinstance(use, cst.Name):
-        for small in statement.body:
-            if isinstance(small, cst.Assign):
-                if any(_names(t.target, use.value) for t in small.targets):
-                    return False  # `COUNT = COUNT + 1`
-    return True
-
-
-def _written(node: cst.CSTNode) -> str:
-    text = " ".join(cst.Module(body=[]).code_for_node(node).split())
-    return text if len(text) <= 50 else text[:47] + "..."
-
-
-def _names(target: cst.BaseExpression, name: str) -> bool:
-    return isinstance(target, cst.Name) and target.value == name

@@ -39,6 +39,8 @@ def _installed(top: str) -> bool:
 def edge_kind(edge: ImportEdge) -> str:
     if edge.dynamic:
         return "dynamic"
+    if edge.broken is not None:
+        return "broken"  # a local module that cannot be parsed: nothing of it was checked
     if edge.local is not None:
         return "local"
     name = edge.module
@@ -84,7 +86,7 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
                 )
     kinds = {kind for _, kind in edges}
     unfoldable = any(module.dynamic_accesses for module in modules)
-    if has_findings or kinds & {"dynamic", "missing"} or unfoldable:
+    if has_findings or kinds & {"dynamic", "missing", "broken"} or unfoldable:
         coverage = "unproven"
     elif kinds & {"distribution", "unresolved"}:
         coverage = "entry-only"

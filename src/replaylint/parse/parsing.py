@@ -19,6 +19,7 @@ import libcst as cst
 
 from replaylint.parse import pyast, stacks
 from replaylint.parse.quiet import quiet
+from replaylint.parse.versions import RUNNING, Version, newer_syntax, shown
 
 
 class ParseFailure(Exception):
@@ -86,17 +87,47 @@ _FRESH_DEPTH = 40  # frames below which the judge runs where it is called
 _LONE_CONTINUATION = re.compile(rb"^([ \t]*)\\(\r\n|\r|\n)[ \t]*", re.MULTILINE)
 
 
-def parse(source: bytes) -> tuple[cst.Module, list[int]]:
+def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, list[int]]:
     """The LibCST tree of a module CPython accepts (raises ParseFailure), and CPython's first
-    line of each of its statements in preorder (for positions.py)."""
-    first_lines = judge(source)
+    line of each of its statements in preorder (for positions.py).
+
+    `target`: the Python the module is for. For a newer one than this interpreter, CPython is
+    not the judge of syntax it does not know: what LibCST reads is checked (positions then come
+    from LibCST's tree alone). For an older one, syntax it does not have is ADK-E001."""
+    try:
+        first_lines = judge(source)
+    except ParseFailure as failure:
+        if target <= RUNNING:
+            raise _for_target(failure, target) from None
+        return _newer(source, failure), []
     try:
         tree = cst.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
         tree = _reparse(source)
     except (ValueError, TypeError, RecursionError, MemoryError) as error:
         raise ParseFailure(f"cannot parse the file: {type(error).__name__}: {error}", 1) from None
+    newer = newer_syntax(source, tree, target)
+    if newer is not None:
+        message, line = newer
+        reason = f"syntax error: {message} (line {line}), for Python {shown(target)}"
+        raise ParseFailure(f"{reason}, the project's target", line)
     return tree, first_lines
+
+
+def _for_target(failure: ParseFailure, target: Version) -> ParseFailure:
+    """A refusal of this interpreter, naming the target when it is another version."""
+    if target == RUNNING:
+        return failure
+    reason = f"{failure.reason}, for Python {shown(target)}, the project's target"
+    return ParseFailure(reason, failure.line, failure.column)
+
+
+def _newer(source: bytes, failure: ParseFailure) -> cst.Module:
+    """The tree of a module for a newer Python than this one, when LibCST reads it."""
+    try:
+        return cst.parse_module(source)
+    except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError, ValueError):
+        raise failure from None
 
 
 def _first_lines(tree: ast.Module) -> list[int]:

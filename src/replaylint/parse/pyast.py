@@ -20,6 +20,12 @@ def parse(source: bytes | str, filename: str = "<unknown>") -> ast.Module:
         return ast.parse(source, filename=filename)
 
 
+def parse_for(source: bytes | str, version: tuple[int, int]) -> ast.Module:
+    """As `parse`, refusing syntax Python `version` does not have (CPython's `feature_version`)."""
+    with _LOCK:
+        return ast.parse(source, feature_version=version)
+
+
 def evaluated(node: Any) -> Any:
     """The value of a LibCST literal node (`SimpleString`, `Integer`, ...)."""
     with _LOCK:

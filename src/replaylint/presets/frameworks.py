@@ -11,7 +11,10 @@ class Frameworks:
     """The enabled presets, asked by the evaluator about decorators, calls and annotations."""
 
     def __init__(
-        self, names: tuple[str, ...] | None = None, declared: dict[str, str] | None = None
+        self,
+        names: tuple[str, ...] | None = None,
+        declared: dict[str, str] | None = None,
+        bases: dict[str, str] | None = None,
     ) -> None:
         self.presets = (
             tuple(presets().values()) if names is None else tuple(presets()[n] for n in names)
@@ -20,6 +23,12 @@ class Frameworks:
         # `workflow-decorators`: a decorator's qualified name -> the preset whose rules apply to
         # what it decorates (a wrapper framework's own decorator, a company's).
         self._declared = {name: presets()[preset] for name, preset in (declared or {}).items()}
+        # `workflow-bases`: a base class's qualified name -> the preset whose workflows its
+        # subclasses are (a framework built on another turns them into workflows at run time).
+        self._bases = {name: presets()[preset] for name, preset in (bases or {}).items()}
+
+    def workflow_base(self, path: str) -> Preset | None:
+        return self._bases.get(path) if self._bases else None
 
     def _declared_preset(self, path: str) -> Preset | None:
         # `app.workflow` on an instance resolves to `mcp_agent.app.MCPApp().workflow`; the

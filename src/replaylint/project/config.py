@@ -42,6 +42,11 @@ class Config:
     # `replaylint replay`: Temporal workflow classes ("pkg.module:Class", or a module for all of
     # its classes) that histories exported from Temporal are replayed against.
     replay_workflows: tuple[str, ...] = ()
+    # The Python the code is for (`py311`): else each project's requires-python, else ours.
+    target_version: str = ""
+    # Base classes whose subclasses are workflows of a framework (a framework built on
+    # another: Atlan's application SDK turns `App` subclasses into Temporal workflows).
+    workflow_bases: dict[str, str] = field(default_factory=dict)
     # Import roots, relative to the configuration's folder (default: that folder and its src/).
     src: tuple[str, ...] = ()
     follow: tuple[str, ...] = ()  # installed packages whose code is read and followed (astroid)

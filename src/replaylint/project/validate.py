@@ -4,6 +4,7 @@ problem a one-line ConfigError naming the file, the key and the nearest known na
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -91,6 +92,15 @@ class Validator:
             self.framework(f"{key}.{decorator}", preset)
         return dict(value)
 
+    def version(self, key: str, value: Any) -> str:
+        if not isinstance(value, str) or not re.fullmatch(r"py3\d{1,2}", value):
+            raise fail(
+                self.source,
+                key,
+                f'expected a Python version such as "py311", got {json.dumps(value)}',
+            )
+        return value
+
     def per_file(self, key: str, value: Any) -> dict[str, tuple[str, ...]]:
         if not isinstance(value, dict):
             raise fail(self.source, key, "expected a table of glob = [codes]")
@@ -119,6 +129,7 @@ _KINDS: dict[str, Callable[[Validator, str, Any], Any]] = {
     "decorators": Validator.decorators,
     "per-file": Validator.per_file,
     "unsafe": Validator.unsafe,
+    "version": Validator.version,
 }
 
 # key -> its kind (the validator above that reads it); the field is the key in snake case.
@@ -143,4 +154,6 @@ KEYS: dict[str, str] = {
     "src": "strings",
     "follow": "strings",
     "root": "bool",
+    "target-version": "version",
+    "workflow-bases": "decorators",
 }

@@ -9,6 +9,7 @@ import libcst as cst
 from replaylint.resolve import folds
 from replaylint.resolve.catalog import CallArgs
 from replaylint.resolve.facts import Call, Reference
+from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
 from replaylint.resolve.values import (
     UNKNOWN,
@@ -46,6 +47,10 @@ _NON_CALLING = frozenset(
         "format",
         "bool",
     }
+)
+# Calls whose result is what the awaitable they are given produces.
+_RESULT_OF_ARGUMENT = frozenset(
+    {"asyncio.run", "asyncio.wait_for", "asyncio.shield", "asyncio.ensure_future"}
 )
 # Calls that wrap a callable without running it: inside a recorder's arguments they are recorded.
 _WRAPPERS = frozenset({"functools.partial"})
@@ -136,7 +141,7 @@ class Calls(Walker):
         instances: dict[str, tuple[str, ...]] = {}
         factories = self._factory_arguments(path)
         for index, arg in enumerate(node.args):
-            if factories and _is_factory(arg, index, factories):
+            if factories and is_factory(arg, index, factories):
                 value = self._default_factory(arg)
             else:
                 value = self.eval(arg.value)
@@ -167,9 +172,16 @@ class Calls(Walker):
         outer, self.func = self.func, self._defaults_of(self.cls)  # type: ignore[arg-type]
         value = self.eval(arg.value)
         self._passed_on(arg.value, value)
+        if isinstance(value, Class):
+            # `meta: Meta = Field(default_factory=Meta)`: building the default builds a Meta,
+            # whose own defaults run then (nested factories, however deep).
+            init = value.info.lookup("__init__", instance=False)
+            built = [init.info] if isinstance(init, Func) else []
+            for runs in [*built, *construction(value.info, set())]:
+                self._helper(runs, arg.value, value.info.name)
         for edge in self.func.calls:  # `<lambda>` in a chain says less than the field
             if isinstance(value, Func) and edge.target is value.info:
-                edge.call = f"{_declared_field(self.statement) or 'field'} default"
+                edge.call = f"{declared_field(self.statement) or 'field'} default"
         self.func = outer
         return value
 
@@ -216,6 +228,10 @@ class Calls(Walker):
             if path in _DYNAMIC_CODE:
                 self._unfoldable(node)
                 return UNKNOWN
+            if path in _RESULT_OF_ARGUMENT and args:
+                # `asyncio.run(Datasource.create(url))`: what the coroutine it is given returns
+                # (an `await` already gives its operand's value).
+                return args[0]
             entry, result = self.catalog.classify_call(path, cargs)
             if Call in self.wants:
                 call = folds.written(node.func) or _pretty(path)
@@ -239,7 +255,7 @@ class Calls(Walker):
             else:
                 self._inherited_constructor(callee.info, node, written, cargs)
             given = {arg.keyword.value for arg in node.args if arg.keyword is not None}
-            for runs in _construction(callee.info, given):  # factories, __post_init__, validators
+            for runs in construction(callee.info, given):  # factories, __post_init__, validators
                 self._helper(runs, node, written or callee.info.name)
             if base is not None:
                 return Ext(base + "()")
@@ -260,11 +276,11 @@ class Calls(Walker):
         hold a default factory: `field(default_factory=...)`, `Field(...)`, `attrs.Factory(f)`."""
         if self.cls is None or not self.scope.is_class:
             return ()
-        return _FIELD_FACTORIES.get(path, ())
+        return FIELD_FACTORIES.get(path, ())
 
     def _defaults_of(self, info: ClassInfo) -> FunctionInfo:
         """The function standing for the default factory of the field being declared."""
-        name = _declared_field(self.statement)
+        name = declared_field(self.statement)
         defaults = info.defaults.get(name)
         if defaults is None:
             defaults = FunctionInfo(
@@ -310,60 +326,6 @@ def _instance_classes(value: Value) -> tuple[str, ...]:
     return tuple(
         item.path[:-2] for item in items if isinstance(item, Ext) and item.path.endswith("()")
     )
-
-
-# Calls that declare a field, and where they hold the factory run at construction.
-_FIELD_FACTORIES: dict[str, tuple[str, ...]] = {
-    "dataclasses.field": ("default_factory",),
-    "pydantic.Field": ("default_factory",),
-    "pydantic.fields.Field": ("default_factory",),
-    "sqlmodel.Field": ("default_factory",),
-    "attrs.field": ("factory", "default"),
-    "attr.ib": ("factory", "default"),
-    "attr.attrib": ("factory", "default"),
-    "attr.field": ("factory", "default"),
-    "attrs.Factory": ("0", "factory"),
-    "attr.Factory": ("0", "factory"),
-}
-_VALIDATORS = frozenset({"field_validator", "model_validator", "validator", "root_validator"})
-
-
-def _is_factory(arg: cst.Arg, index: int, where: tuple[str, ...]) -> bool:
-    if arg.keyword is not None:
-        return arg.keyword.value in where
-    return index == 0 and "0" in where and not arg.star
-
-
-def _declared_field(statement: cst.CSTNode | None) -> str:
-    """`order_id` of `order_id: str = field(...)` (or `order_id = attr.ib(...)`); "" if none."""
-    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
-    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-        return small.target.value
-    if isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Name):
-        return small.targets[0].target.value
-    return ""
-
-
-def _construction(info: ClassInfo, given: set[str]) -> list[FunctionInfo]:
-    """What building an instance runs besides `__init__`, the bases' included: the default
-    factories of the fields not `given` by keyword, `__post_init__`, and pydantic validators."""
-    found: list[FunctionInfo] = []
-    seen: set[int] = set()
-    stack = [info]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        found.extend(runs for name, runs in current.defaults.items() if name not in given)
-        for name, value in current.attrs.items():
-            if not isinstance(value, Func):
-                continue
-            decorated = {d.rsplit(".", 1)[-1] for d in value.info.decorators}
-            if name == "__post_init__" or decorated & _VALIDATORS:
-                found.append(value.info)
-        stack.extend(current.local_bases)
-    return found
 
 
 def _pretty(path: str) -> str:

@@ -115,7 +115,8 @@ class Definitions(Walker):
             elif self.frameworks.recorded_decorator(path) is not None:
                 info.activity = "recorded"
         if info.cls is not None and info.cls.workflow is not None:
-            if self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
+            by_base = info.cls.by_base and info.name == "run"
+            if by_base or self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
                 self._entry(info, info.cls.workflow)
         if info.entry is None and info.activity is None and not self._framework_source:
             # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it
@@ -233,6 +234,20 @@ class Definitions(Walker):
             if scope.names.get(name, UNKNOWN) is UNKNOWN:
                 scope.names[name] = Ext(preset.context_type + "()")
 
+    def _workflow_by_base(self, info: ClassInfo) -> None:
+        """A class deriving, however indirectly, from a `workflow-bases` class is that
+        framework's workflow: its `run` method is replayed, with its preset's own entries."""
+        lineage = [info, *info.ancestors()]
+        names = [f"{c.module.name}.{c.qualname}" for c in lineage[1:]]
+        names += [path for c in lineage for path in c.external_bases]
+        for name in names:
+            preset = self.frameworks.workflow_base(name)
+            if preset is not None and self.project.replayed(preset.name, self.m):
+                info.workflow, info.by_base = preset.name, True
+                if preset.name not in self.m.frameworks:
+                    self.m.frameworks.append(preset.name)
+                return
+
     def _class_def(self, node: cst.ClassDef) -> None:
         decorators = self._decorator_paths(node.decorators)
         qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
@@ -249,6 +264,8 @@ class Definitions(Walker):
                 info.local_bases.append(base.info)
             elif isinstance(base, Ext):
                 info.external_bases.append(base.path)
+        if info.workflow is None:
+            self._workflow_by_base(info)
         for arg in node.keywords:
             self.eval(arg.value)
         self.m.classes.append(info)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import libcst as cst
 
 from replaylint.resolve import folds
@@ -12,6 +14,9 @@ from replaylint.resolve.walker import Walker
 
 
 class Imports(Walker):
+    def _broken(self, name: str, local: ModuleInfo | None) -> Path | None:
+        return self.project.broken.get(name) if local is None else None
+
     def _edge(self, edge: ImportEdge) -> None:
         self.m.imports.append(edge)
         if Import in self.wants:
@@ -21,7 +26,7 @@ class Imports(Walker):
         for alias in node.names:
             name = folds.dotted(alias.name) or ""
             local = self.project.resolve_module(name, 0, self.m)
-            self._edge(ImportEdge(name, node, local))
+            self._edge(ImportEdge(name, node, local, broken=self._broken(name, local)))
             if alias.asname is not None:
                 value: Value = LocalModule(local) if local is not None else Ext(name)
                 self._bind(alias.asname.name, value)
@@ -39,7 +44,8 @@ class Imports(Walker):
             return
         absolute = self.project.absolute_name(name or "", level, self.m)
         local = self.project.resolve_module(name or "", level, self.m) if (name or level) else None
-        self._edge(ImportEdge(absolute, node, local, relative=level > 0))
+        broken = self._broken(absolute, local)
+        self._edge(ImportEdge(absolute, node, local, relative=level > 0, broken=broken))
         if isinstance(node.names, cst.ImportStar):
             self._import_star(node, absolute, local)
             return
@@ -57,6 +63,11 @@ class Imports(Walker):
                         f"{name}.{member}" if name else member, level, self.m
                     )
                     value = LocalModule(sub) if sub is not None else UNKNOWN
+                    submodule = f"{absolute}.{member}"
+                    if sub is None and submodule in self.project.broken:
+                        self._edge(
+                            ImportEdge(submodule, node, None, broken=self._broken(submodule, None))
+                        )
             else:
                 value = Ext(f"{absolute}.{member}" if absolute else member)
             bound = alias.asname.name if alias.asname is not None else alias.name

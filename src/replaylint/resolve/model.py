@@ -54,6 +54,7 @@ class ImportEdge:
     local: ModuleInfo | None = None
     dynamic: bool = False
     relative: bool = False  # `from . import x`: local by definition, so unresolved means missing
+    broken: Path | None = None  # a local module that cannot be read or parsed (ADK-E001)
 
 
 @dataclass(eq=False)
@@ -97,6 +98,7 @@ class ClassInfo:
     external_bases: list[str] = field(default_factory=list)
     decorators: tuple[str, ...] = ()
     workflow: str | None = None  # the framework when the class is a workflow (Temporal)
+    by_base: bool = False  # a workflow because it derives from a `workflow-bases` class
     # What constructing an instance runs besides __init__: each field's default factory
     # (`order_id: str = field(default_factory=uuid4)`), as a function of its own, by field.
     defaults: dict[str, FunctionInfo] = field(default_factory=dict)
@@ -115,6 +117,17 @@ class ClassInfo:
                 return info.attrs[name]
             stack.extend(info.local_bases)
         return None
+
+    def ancestors(self) -> list[ClassInfo]:
+        """Its local base classes, theirs, and so on (each once)."""
+        found: list[ClassInfo] = []
+        stack = list(self.local_bases)
+        while stack:
+            current = stack.pop(0)
+            if current not in found:
+                found.append(current)
+                stack.extend(current.local_bases)
+        return found
 
     def client_base(self, catalog: object) -> str | None:
         """A provider client class this class derives from, if any (a user's ChatOpenAI subclass)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import fields, is_dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import libcst as cst
@@ -105,6 +106,9 @@ class ModuleSource(Protocol):
     """What the walk asks of the project it belongs to (implemented by replaylint.engine.project)."""
 
     frameworks: Frameworks
+    # Local modules that cannot be read or parsed, by dotted name: an import of one is an edge
+    # to a module nothing of which can be checked.
+    broken: dict[str, Path]
 
     def resolve_module(self, name: str, level: int, importer: ModuleInfo) -> ModuleInfo | None: ...
 

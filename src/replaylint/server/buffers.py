@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from replaylint.core.paths import display_path
 from replaylint.engine.project import Project, project_for
 from replaylint.parse.parsing import ParseFailure
 from replaylint.project.config import Config
@@ -30,10 +29,7 @@ class BufferedProject(Project):
                 raise ParseFailure(f"{len(source):,} bytes, over the max-module-size", 1)
             return self.load(path, source, name=name)
         except ParseFailure as error:  # an unsaved edit that does not parse yet
-            self.failed_helpers.append(
-                f"{display_path(path)}: cannot check this imported module: {error}"
-            )
-            self.modules[key] = None
+            self.helper_failed(path, name, error)
             return None
 
     def read_modules(self) -> frozenset[str]:

@@ -1,0 +1,107 @@
+"""Syntax a module uses that its target Python does not have: CPython's own parser judges it
+for the versions it knows (`feature_version`), and f-strings quoted as only 3.12 allows are
+found in LibCST's tree (CPython does not check those against an older version)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import warnings
+from collections.abc import Iterator
+
+import libcst as cst
+
+from replaylint.parse import pyast
+
+Version = tuple[int, int]
+RUNNING: Version = (sys.version_info.major, sys.version_info.minor)
+_OLDEST_FEATURE_VERSION: Version = (3, 7)  # the oldest `feature_version` CPython accepts
+
+
+# What each version added that its predecessors refuse, as bytes a module must hold to use it:
+# most modules hold none, and are spared a second parse by CPython.
+_ADDED: tuple[tuple[Version, re.Pattern[bytes]], ...] = (
+    ((3, 8), re.compile(rb":=|/\s*[,)]|=\s*}")),  # walrus, positional-only, f"{x=}"
+    ((3, 9), re.compile(rb"^[ \t]*@[^\n(]*[\[(]", re.MULTILINE)),  # any decorator expression
+    (
+        (3, 10),
+        re.compile(rb"^[ \t]*(match|case)\b|^[ \t]*(async[ \t]+)?with[ \t]*\(", re.MULTILINE),
+    ),
+    ((3, 11), re.compile(rb"except[ \t]*\*|\[[ \t]*\*")),  # except*, star in a subscript
+    ((3, 12), re.compile(rb"^[ \t]*type[ \t]+\w|(def|class)[ \t]+\w+[ \t]*\[", re.MULTILINE)),
+)
+# An f-string whose braces hold a quote of its own kind (PEP 701).
+_OWN_QUOTE = re.compile(rb"""[fF][rR]?("|')[^\n]*?\{[^}\n]*\1""")
+
+
+def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str, int] | None:
+    """(what needs a newer Python, its line) for the first such construct, else None."""
+    if target >= RUNNING or target < _OLDEST_FEATURE_VERSION:
+        return None
+    if any(version > target and pattern.search(source) for version, pattern in _ADDED):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pyast.parse_for(source, target)
+        except SyntaxError as error:
+            message = str(error.msg).split("\n")[0]
+            return message, _construct_line(source, message, error.lineno or 1)
+        except (ValueError, RecursionError, MemoryError):
+            pass  # deeper than CPython's tree goes: the module compiled, so let it be
+    if target < (3, 12) and _OWN_QUOTE.search(source):
+        line = _pep701_fstring(tree)
+        if line is not None:
+            return "f-string: a quote of the string's own kind inside it needs Python 3.12", line
+    return None
+
+
+# CPython names some constructs at the end of the statement that holds them (an `except*` at
+# its `try`'s last line): where the construct itself is written, by what the message says.
+_CONSTRUCTS = (
+    ("Exception groups", re.compile(rb"^[ \t]*except[ \t]*\*", re.MULTILINE)),
+    ("Pattern matching", re.compile(rb"^[ \t]*match\b", re.MULTILINE)),
+)
+
+
+def _construct_line(source: bytes, message: str, line: int) -> int:
+    for words, pattern in _CONSTRUCTS:
+        if message.startswith(words):
+            before = [source.count(b"\n", 0, m.start()) + 1 for m in pattern.finditer(source)]
+            candidates = [found for found in before if found <= line]
+            return candidates[-1] if candidates else line
+    return line
+
+
+def _pep701_fstring(tree: cst.Module) -> int | None:
+    """The line of an f-string holding a string quoted like itself (`f"{x or "n/a"}"`), which
+    only Python 3.12 reads (PEP 701); lines are counted from the module's code."""
+    code = tree.code
+    for node in _walk(tree):
+        if isinstance(node, cst.FormattedString):
+            quote = node.end
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringExpression) and _quotes(part, quote):
+                    text = tree.code_for_node(node)
+                    return code[: code.find(text)].count("\n") + 1 if text in code else 1
+    return None
+
+
+def _quotes(part: cst.FormattedStringExpression, quote: str) -> bool:
+    for node in _walk(part.expression):
+        if isinstance(node, cst.SimpleString) and node.quote in (quote, quote * 3):
+            return True
+        if isinstance(node, cst.FormattedString) and node.end == quote:
+            return True
+    return False
+
+
+def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.children)
+
+
+def shown(version: Version) -> str:
+    return f"{version[0]}.{version[1]}"
