@@ -95,12 +95,18 @@ def scan(
 def _read(paths: list[str], needles: Needles, jobs: int) -> list[Decision]:
     if jobs <= 1 or len(paths) < PARALLEL_FILES:
         return _decide_all(paths, needles)
-    from concurrent.futures import ProcessPoolExecutor
-
     from replaylint.index.pools import pool_context
+    from replaylint.index.workers import Workers
 
     size = -(-len(paths) // jobs)
     chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
-    with ProcessPoolExecutor(max_workers=len(chunks), mp_context=pool_context()) as pool:
-        parts = pool.map(_decide_all, chunks, [needles] * len(chunks))
-        return [decision for part in parts for decision in part]
+    parts: dict[int, list[Decision]] = {}
+    workers: Workers[int] = Workers(len(chunks), pool_context())
+    with workers:
+        for number, chunk in enumerate(chunks):
+            workers.submit(number, _decide_all, chunk, needles)
+        for number, part in workers.results():
+            # A worker that died reading (killed from outside: reading kills nothing itself)
+            # leaves its chunk to this process.
+            parts[number] = part if isinstance(part, list) else _decide_all(chunks[number], needles)
+    return [decision for number in sorted(parts) for decision in parts[number]]
