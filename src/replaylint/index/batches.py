@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path
 from replaylint.engine.records import Record, assemble
+from replaylint.index.limits import memory_limit
 from replaylint.index.pools import pool_context, processes_for, too_large
 from replaylint.index.project_index import Index, tree_digest
 from replaylint.index.scanning import REGISTRAR, Decision, scan
-from replaylint.index.survival import Batch, check_surviving, unchecked
 from replaylint.project.config import Config
 from replaylint.project.prefilter import Needles, read_regular
 
@@ -149,11 +149,14 @@ def _compute(
         return check_records(missed, project, None, tick)
     records: list[Record] = []
     fitting = []
+    limit = memory_limit()
     for candidate in sorted(missed):
-        reason = too_large(len(candidate[2]))
+        reason = too_large(len(candidate[2]), limit)
         if reason is None:
             fitting.append(candidate)
             continue
+        from replaylint.index.survival import unchecked
+
         records.append(unchecked(candidate, reason))
         if tick is not None:
             tick()
@@ -161,15 +164,20 @@ def _compute(
     for start in range(0, len(fitting), BATCH):
         own = fitting[start : start + BATCH]
         named = {path for path, _, _ in own}
-        batches.append(Batch(own, [r for r in registrars if r[0] not in named]))
+        batches.append((own, [r for r in registrars if r[0] not in named]))
     if jobs <= 1 or len(batches) <= 1:
-        for batch in batches:
-            records.extend(_check_batch(config, batch.task(), tick))
+        for own, shared in batches:
+            records.extend(_check_batch(config, own + shared, tick))
         return records
+    from replaylint.index.survival import Batch, check_surviving
+
     largest = max(len(data) for _, _, data in fitting)
-    heaviest = max(sum(len(c[2]) for c in batch.task()) for batch in batches)
-    processes = processes_for(jobs, len(batches), largest, heaviest)
-    records.extend(check_surviving(batches, config, _check_batch, processes, pool_context(), tick))
+    heaviest = max(sum(len(c[2]) for c in own + shared) for own, shared in batches)
+    processes = processes_for(jobs, len(batches), largest, heaviest, limit)
+    surviving = [Batch(own, shared) for own, shared in batches]
+    records.extend(
+        check_surviving(surviving, config, _check_batch, processes, pool_context(), tick)
+    )
     return records
 
 

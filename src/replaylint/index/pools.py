@@ -36,21 +36,22 @@ def need(largest: int, batch_bytes: int) -> int:
     return WORKER_BASE + PEAK_PER_BYTE * largest + RETAINED_PER_BYTE * batch_bytes
 
 
-def processes_for(jobs: int, batches: int, largest: int, batch_bytes: int) -> int:
+def processes_for(
+    jobs: int, batches: int, largest: int, batch_bytes: int, limit: int | None
+) -> int:
     """How many workers to start: no more than asked, than there are batches, or than the
-    memory limit can hold at once, each at the peak of the largest batch (at least one)."""
+    memory `limit` (limits.memory_limit) can hold at once, each at the peak of the largest
+    batch (at least one)."""
     count = min(jobs, batches)
-    limit = limits.memory_limit()
     if limit is not None:
         count = min(count, (limit - MAIN_BASE) // max(1, need(largest, batch_bytes)))
     return max(1, count)
 
 
-def too_large(size: int) -> str | None:
+def too_large(size: int, limit: int | None) -> str | None:
     """Why a module of `size` bytes cannot be checked in the memory there is, or None: its
-    predicted peak is more than the memory limit leaves (a module under it may still be
+    predicted peak is more than the memory `limit` leaves (a module under it may still be
     killed; the run survives that, and reports the module)."""
-    limit = limits.memory_limit()
     if limit is None:
         return None
     peak = need(size, size)

@@ -1,7 +1,7 @@
 """Reading and deciding a group's files: what the index remembers of unchanged ones, and for
 the rest the byte prefilter and the ast gate; over several processes when the tree is large.
 
-A decision is (path, verdict, bytes of a candidate, its hash, size, mtime): everything the
+A decision is (path, verdict, bytes of a candidate, its hash, its stat stamp): everything the
 index needs to remember the file, and the engine to check it. Only candidates are hashed,
 since only their records are looked up by hash; a dependency that is not a candidate is hashed
 when a record asks for it.
@@ -13,6 +13,7 @@ import hashlib
 import os
 from typing import TYPE_CHECKING, NamedTuple
 
+from replaylint.index.stamps import stamp_of
 from replaylint.project.gate import spells_an_entry
 from replaylint.project.prefilter import (
     Needles,
@@ -35,20 +36,21 @@ PARALLEL_FILES = 2000
 class Decision(NamedTuple):
     path: str
     verdict: int
-    data: bytes | None  # a candidate's bytes, read once; None otherwise (or when remembered)
+    data: bytes | None  # a candidate's bytes, read once; None otherwise
     sha: str  # a candidate's sha256; "" otherwise
-    size: int
-    mtime_ns: int
+    stamp: tuple[int, ...]  # what stat said before the read: Stamp in project_index.py
     error: str = ""  # why it could not be read
 
 
 def decide(path: str, needles: Needles) -> Decision:
     markers, imports = needles
     try:
+        # Stat before the read: an edit after it changes the stamp, so the next run reads
+        # the file again rather than trust what was decided of its older bytes.
+        stamp = stamp_of(os.stat(path))
         data = read_regular(path)
-        stat = os.stat(path)
     except OSError as error:
-        return Decision(path, NOT_CANDIDATE, None, "", 0, 0, error.strerror or str(error))
+        return Decision(path, NOT_CANDIDATE, None, "", (), error.strerror or str(error))
     verdict = NOT_CANDIDATE
     if is_candidate(data, markers, imports) and (
         any(marker in data for marker in markers)
@@ -56,9 +58,9 @@ def decide(path: str, needles: Needles) -> Decision:
     ):
         verdict = REGISTRAR if registers(data) else CANDIDATE
     if verdict == NOT_CANDIDATE:
-        return Decision(path, verdict, None, "", stat.st_size, stat.st_mtime_ns)
+        return Decision(path, verdict, None, "", stamp)
     sha = hashlib.sha256(data).hexdigest()
-    return Decision(path, verdict, data, sha, stat.st_size, stat.st_mtime_ns)
+    return Decision(path, verdict, data, sha, stamp)
 
 
 def _decide_all(paths: list[str], needles: Needles) -> list[Decision]:
@@ -76,16 +78,11 @@ def scan(
         if known is None:
             unread.append(path)
             continue
-        sha, verdict = known
-        if sha and index is not None:
-            index.note(path, sha)
-        decisions[path] = Decision(path, verdict, None, sha, 0, 0)
+        decisions[path] = known
     for decision in _read(unread, needles, jobs):
         decisions[decision.path] = decision
         if index is not None and not decision.error:
-            index.remember(
-                decision.path, decision.size, decision.mtime_ns, decision.sha, decision.verdict
-            )
+            index.remember(decision)
     ordered = [decisions[path] for path in files if path in decisions]
     found = [decision for decision in ordered if decision.verdict]
     unreadable = [(decision.path, decision.error) for decision in ordered if decision.error]

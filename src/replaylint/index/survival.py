@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 from replaylint.core.codes import Code
 from replaylint.core.findings import Finding, Span
-from replaylint.engine.project import module_key
 from replaylint.engine.records import FAILED, Record
 from replaylint.index.workers import Death, Workers
 
@@ -103,6 +102,8 @@ def died(candidate: Candidate, death: Death) -> Record:
 def unchecked(candidate: Candidate, reason: str, cause: str = "memory") -> Record:
     """ADK-E001 for a module left unchecked for want of memory (or of a worker). Not cached:
     the next run, with more memory perhaps, tries it again."""
+    from replaylint.engine.project import module_key  # LibCST: only when a module is left
+
     path, display, data = candidate
     finding = Finding(Code.E001, display, Span(1, 0, 1, 0), reason, _REMEDIES[cause])
     return Record(
