@@ -53,6 +53,9 @@ class Finding:
     root: Code | None = None  # ADK-W005: the code of the root its chain ends in
     # Direct findings in workflow code: what a fix needs. Not part of a finding's identity.
     fix: FixRef | None = field(default=None, compare=False)
+    # ADK-W005: the chain's whole length when `chain` keeps only its first hops and its root
+    # (a report bounds its chains: report/chains.py); 0 when `chain` is whole.
+    hops: int = field(default=0, compare=False)
 
     @property
     def line(self) -> int:

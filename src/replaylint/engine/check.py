@@ -331,21 +331,26 @@ def _materialize(raw: list[Raw], project: Project) -> list[Finding]:
     """Positions for every node that needs one: code generation over only the innermost
     statements that hold one (the whole module where the parsers' statements did not pair up)."""
     wanted: dict[int, tuple[ModuleInfo, dict[cst.CSTNode, cst.CSTNode | None]]] = {}
+    steps: dict[int, Step] = {}  # chains share their hops: each is placed once (C-level loops)
     for item in raw:
         wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.statement
-        for step in item.chain:
-            wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
+        steps.update(zip(map(id, item.chain), item.chain, strict=True))
+    for step in steps.values():
+        wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
     spans: dict[int, dict[cst.CSTNode, Span]] = {
         key: positions.spans_in_statements(module.tree, nodes, module.first_lines, module.source)
         for key, (module, nodes) in wanted.items()
     }
+    link_of = {
+        key: ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
+        for key, step in steps.items()
+    }
     findings: list[Finding] = []
     for code, module, node, _top, call, chain, context, tail, remedy, fix in raw:
         span = spans[id(module)][node]
-        links = tuple(
-            ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
-            for step in chain
-        ) + tuple(ChainLink(path, line, hop) for path, line, hop in tail)
+        links = tuple(map(link_of.__getitem__, map(id, chain))) + tuple(
+            ChainLink(path, line, hop) for path, line, hop in tail
+        )
         rule = rule_for(code)
         root = chain[-1].code if chain else None
         if root is Code.W005:  # a call into followed installed code: no catalog code of its own

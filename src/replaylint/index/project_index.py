@@ -76,6 +76,12 @@ def _stamps(places: list[Path], suffixes: tuple[str, ...]) -> bytes:
     return os.fsencode("\n".join(entries))
 
 
+# A record whose chains hold more hops than this is checked again rather than stored: only
+# thousands of helpers calling one another on the workflow path reach it, and its chains
+# would make the index grow with the square of the module (report/chains.py).
+_KEPT_HOPS = 100_000
+
+
 class Index:
     """One group's index: loaded before the run, updated with what the run learnt, stored."""
 
@@ -174,7 +180,12 @@ class Index:
             self.records = {}
         self.tree = tree
         for record in records:
-            if record.cacheable and record.path and record.kind in ("plain", "workflow", "failed"):
+            if (
+                record.cacheable
+                and record.path
+                and record.kind in ("plain", "workflow", "failed")
+                and sum(len(f.chain) for f in record.findings) <= _KEPT_HOPS
+            ):
                 self.records[record.path] = to_json(record)
         self.extras = sorted(extras)
         absolute = {os.path.abspath(p) for p in present}

@@ -12,6 +12,7 @@ from replaylint.core.codes import Code, matches_prefix
 from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
 from replaylint.project.config import Config, Resolver
+from replaylint.report.chains import bounded
 from replaylint.report.replay_report import ReplayReport
 
 
@@ -93,6 +94,7 @@ def report_from(outcome: Outcome, selection: Selection) -> ReplayReport:
     if outcome.directives:
         findings = _suppress(findings, outcome, selection, kept_paths)
     findings.sort(key=Finding.sort_key)
+    findings = bounded(findings)
     modules = tuple(
         sorted(
             (m for m in outcome.modules if not selection.excluded(m.path)),
