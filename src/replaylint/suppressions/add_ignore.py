@@ -148,8 +148,7 @@ class _Source:
 
 def annotate(data: bytes, findings: Sequence[Finding]) -> tuple[bytes, int, list[Finding]]:
     """(the new bytes, how many codes were added, the findings left without a directive)."""
-    import libcst as cst
-
+    from replaylint.parse.parsing import ParseFailure, tree_of
     from replaylint.suppressions import directives as suppressions
 
     source = _Source.read(data)
@@ -157,8 +156,8 @@ def annotate(data: bytes, findings: Sequence[Finding]) -> tuple[bytes, int, list
         return data, 0, list(findings)
     ends, comments = _scan(source.text)
     try:
-        extents = suppressions.statement_extents(cst.parse_module(source.text))
-    except (cst.ParserSyntaxError, RecursionError):
+        extents = suppressions.statement_extents(tree_of(data))
+    except (ParseFailure, RecursionError):
         extents = []
     plan: dict[int, list[Code]] = {}
     for finding in sorted(findings, key=Finding.sort_key):
@@ -169,8 +168,8 @@ def annotate(data: bytes, findings: Sequence[Finding]) -> tuple[bytes, int, list
     edited, _ = _edit(source, plan, comments)
     new = source.bytes_with(edited)
     try:
-        directives = suppressions.parse(new, cst.parse_module(new))
-    except (cst.ParserSyntaxError, RecursionError):
+        directives = suppressions.parse(new, tree_of(new))
+    except (ParseFailure, RecursionError):
         return data, 0, list(findings)
     used: set[tuple[int, Code]] = set()
     unplaced = []
