@@ -150,6 +150,7 @@ def annotate(data: bytes, findings: Sequence[Finding]) -> tuple[bytes, int, list
     """(the new bytes, how many codes were added, the findings left without a directive)."""
     from replaylint.parse.parsing import ParseFailure, tree_of
     from replaylint.suppressions import directives as suppressions
+    from replaylint.suppressions.headers import headers
 
     source = _Source.read(data)
     if source is None:
@@ -159,6 +160,9 @@ def annotate(data: bytes, findings: Sequence[Finding]) -> tuple[bytes, int, list
         extents = suppressions.statement_extents(tree_of(data))
     except (ParseFailure, RecursionError):
         extents = []
+    # A compound statement's header is one statement too: a finding on a line of it that
+    # cannot end in a comment (a backslash continuation) takes one on another of its lines.
+    extents += [(header.first, header.last) for header in headers(source.text)]
     plan: dict[int, list[Code]] = {}
     for finding in sorted(findings, key=Finding.sort_key):
         line = _place(finding.span, ends, extents)
