@@ -102,7 +102,12 @@ def cli() -> None:
 @click.option("--unsafe-fixes", is_flag=True, help="With --fix or --diff: the unsafe fixes too.")
 @click.option("--diff", is_flag=True, help="Print the fixes as a unified diff; write nothing.")
 @click.option(
-    "-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes (default 0: every core)."
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    help="Processes at most (default 0: every CPU this process may use); fewer when the "
+    "memory limit holds fewer.",
 )
 @click.option("--no-cache", is_flag=True, help="Read and check every file afresh.")
 @_CACHE_DIR
