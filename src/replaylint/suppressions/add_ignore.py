@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from replaylint.core.codes import Code, parse_code
+from replaylint.core.files import replace_whole
 from replaylint.core.findings import Finding, Report, Span
 
 REASON = "<reason: why this is replay safe>"
@@ -106,7 +107,7 @@ def write(findings: Sequence[Finding], added: Added) -> None:
         new, count, unplaced = annotate(data, by_path[path])
         added.unplaced.extend(unplaced)
         if count:
-            file.write_bytes(new)
+            replace_whole(file, new)  # whole or not at all, even if the run is stopped
             added.suppressions += count
             added.files.add(path)
 
