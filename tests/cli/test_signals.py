@@ -26,7 +26,14 @@ import os, sys, time
 from replaylint.engine import check as engine
 from replaylint.index.workers import Workers
 
+original = engine.check_records
+
 def sleeping(candidates, *args, **kwargs):
+    if os.environ.get("SLEEP_ONCE"):  # only the first check sleeps (and is killed)
+        try:
+            os.close(os.open(os.environ["CHECKING"] + ".once", os.O_CREAT | os.O_EXCL))
+        except FileExistsError:
+            return original(candidates, *args, **kwargs)
     with open(os.environ["CHECKING"], "a") as notes:
         notes.write(f"{os.getpid()}\\n")
     time.sleep(600)
@@ -50,11 +57,15 @@ def tree(tmp_path: Path) -> Path:
     return root
 
 
-def _start(tree: Path, *args: str, slow_cleanup: bool = False) -> tuple[subprocess.Popen, Path]:
+def _start(
+    tree: Path, *args: str, slow_cleanup: bool = False, sleep_once: bool = False
+) -> tuple[subprocess.Popen, Path]:
     notes = tree.parent / "checking.txt"
     env = {**os.environ, "CHECKING": str(notes)}
     if slow_cleanup:
         env["SLOW_CLEANUP"] = "1"
+    if sleep_once:
+        env["SLEEP_ONCE"] = "1"
     process = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, *args, "."],
         cwd=tree,
@@ -131,3 +142,18 @@ def test_workers_never_outlive_a_killed_main_process(tree: Path, jobs: str) -> N
     out, _ = process.communicate(timeout=SOON)
     assert process.returncode == -signal.SIGKILL
     assert _wait_gone(_pids(notes)) == []
+
+
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGKILL])
+def test_a_worker_killed_from_outside_costs_the_run_nothing(tree: Path, sent) -> None:
+    expected = subprocess.run(
+        [sys.executable, "-m", "replaylint", "check", "--no-cache", "--jobs", "1", "."],
+        cwd=tree,
+        capture_output=True,
+    )
+    process, notes = _start(tree, "--no-cache", "--jobs", "2", sleep_once=True)
+    [worker] = _pids(notes)
+    os.kill(worker, sent)  # its batch is run again, in a fresh worker
+    out, err = process.communicate(timeout=SOON * 3)
+    assert (process.returncode, out) == (expected.returncode, expected.stdout)
+    assert expected.returncode == 1 and out.count(b"ADK-W003") == 60

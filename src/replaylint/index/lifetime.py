@@ -9,7 +9,7 @@ never comes. So each worker, as it starts:
   other end only the parent holds (multiprocessing's parent sentinel, under `spawn`), or else
   the parent's pid, and exits at once when it goes;
 - ignores SIGINT: a Ctrl-C in a terminal reaches the whole process group, and it is the main
-  process's to handle (it ends its workers itself).
+  process's to handle (it ends its workers itself); SIGTERM kills it, as by default.
 
 The main process keeps the workers it started in LIVE, so a signal handler can end them all.
 """
@@ -36,6 +36,9 @@ def bind_to_parent(parent_pid: int, forked: bool) -> None:
     fork, so its siblings hold copies of the parent's pipe ends (the pid is watched instead)."""
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # A forked worker inherits the main process's SIGTERM handler (cli/signals.py); a
+        # worker killed from outside dies of the signal, which the main process then names.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     except (ValueError, OSError):  # not the main thread of the worker: nothing to change
         pass
     if not _death_signal():
