@@ -109,3 +109,11 @@ def test_a_module_too_large_for_the_memory_limit_is_e001_before_it_is_parsed(
     assert report.findings[0].call.startswith("memory: checking its 300,")
     assert "more than the memory limit of" in report.findings[0].call
     assert checked == ["small.py"]
+
+
+def test_a_module_too_large_for_the_address_space_limit_is_e001() -> None:
+    room = pools.CHECK_STACK + pools.need(100_000, 100_000) - pools.WORKER_BASE
+    assert pools.too_large(100_000, None, room) is None
+    reason = pools.too_large(200_000, None, room)
+    assert reason is not None and reason.startswith("memory: checking its 200,000 bytes")
+    assert "address-space limit (ulimit -v)" in reason

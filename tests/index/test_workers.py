@@ -101,3 +101,16 @@ def test_the_text_report_of_a_surviving_run_names_the_module_and_the_rest(tree, 
     text = REPORTERS["text"](_report(jobs=2))
     assert "flow11.py:1: ADK-E001" in text and "the process checking it was killed" in text
     assert text.count(": ADK-W003 ") == 11
+
+
+def test_an_abort_under_an_address_space_limit_is_named_memory(monkeypatch) -> None:
+    from replaylint.index.workers import _death
+
+    monkeypatch.setattr(limits, "address_space_limit", lambda: 700 << 20)
+    assert _death(-signal.SIGABRT, False).cause == "memory"
+    assert "address-space limit of 700 MB" in _death(-signal.SIGABRT, False).detail
+    assert _death(-signal.SIGKILL, False).cause == "signal"  # killed from outside
+    assert _death(-signal.SIGKILL, True).cause == "memory"  # the out-of-memory killer counted it
+    monkeypatch.setattr(limits, "address_space_limit", lambda: None)
+    assert _death(-signal.SIGABRT, False).detail == "was killed by signal SIGABRT (6)"
+    assert _death(3, False).detail == "exited with status 3"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path
 from replaylint.engine.records import Record, assemble
-from replaylint.index.limits import memory_limit
+from replaylint.index.limits import address_space_room, memory_limit
 from replaylint.index.pools import pool_context, processes_for, too_large
 from replaylint.index.project_index import Index, tree_digest
 from replaylint.index.scanning import REGISTRAR, Decision, scan
@@ -149,9 +149,9 @@ def _compute(
         return check_records(missed, project, None, tick)
     records: list[Record] = []
     fitting = []
-    limit = memory_limit()
+    limit, room = memory_limit(), address_space_room()
     for candidate in sorted(missed):
-        reason = too_large(len(candidate[2]), limit)
+        reason = too_large(len(candidate[2]), limit, room)
         if reason is None:
             fitting.append(candidate)
             continue

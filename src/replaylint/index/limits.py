@@ -63,6 +63,33 @@ def memory_limit(root: Path = CGROUP_ROOT, proc: Path = PROC_CGROUP) -> int | No
     return min(found) if found else None
 
 
+def address_space_room() -> int | None:
+    """Bytes of address space this process (and each worker, which inherits the limit and
+    what this process has mapped) may still map under `ulimit -v`; None when unlimited."""
+    limit = address_space_limit()
+    if limit is None:
+        return None
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            used = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        used = 0
+    return max(0, limit - used)
+
+
+def address_space_limit() -> int | None:
+    """The `ulimit -v` (RLIMIT_AS) of this process, or None."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return None
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return None if soft in (resource.RLIM_INFINITY, -1) or soft <= 0 else soft
+
+
 def oom_kills(root: Path = CGROUP_ROOT, proc: Path = PROC_CGROUP) -> int:
     """Processes ended by the out-of-memory killer so far, in this process's cgroup and on the
     whole machine added together: a count that grows while a worker dies says why it died."""

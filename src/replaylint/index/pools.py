@@ -22,6 +22,7 @@ PEAK_PER_BYTE = 600  # the whole check of one module (LibCST's parse is most of 
 RETAINED_PER_BYTE = 45  # trees, walks and records a batch keeps until it ends
 WORKER_BASE = 48 * MIB  # a forked worker's own pages before its first batch
 MAIN_BASE = 96 * MIB  # the main process: the interpreter, LibCST, the scan's data
+CHECK_STACK = 256 * MIB  # the stack the check's thread reserves (engine/check.py)
 
 
 def default_jobs() -> int:
@@ -48,19 +49,25 @@ def processes_for(
     return max(1, count)
 
 
-def too_large(size: int, limit: int | None) -> str | None:
+def too_large(size: int, limit: int | None, room: int | None = None) -> str | None:
     """Why a module of `size` bytes cannot be checked in the memory there is, or None: its
-    predicted peak is more than the memory `limit` leaves (a module under it may still be
-    killed; the run survives that, and reports the module)."""
-    if limit is None:
-        return None
+    predicted peak is more than the memory `limit` leaves (limits.memory_limit), or than the
+    address space `room` a process has left under `ulimit -v` (limits.address_space_room,
+    less the stack of the thread that checks). A module under both may still be killed; the
+    run survives that, and reports the module."""
     peak = need(size, size)
-    if MAIN_BASE + peak <= limit:
-        return None
-    return (
-        f"memory: checking its {size:,} bytes needs about {peak // MIB:,} MB, more than "
-        f"the memory limit of {limit // MIB:,} MB allows"
-    )
+    if limit is not None and MAIN_BASE + peak > limit:
+        return (
+            f"memory: checking its {size:,} bytes needs about {peak // MIB:,} MB, more than "
+            f"the memory limit of {limit // MIB:,} MB allows"
+        )
+    if room is not None and peak - WORKER_BASE + CHECK_STACK > room:
+        return (
+            f"memory: checking its {size:,} bytes needs about {peak // MIB:,} MB, more than "
+            f"the {max(0, room - CHECK_STACK) // MIB:,} MB left under the address-space limit "
+            "(ulimit -v)"
+        )
+    return None
 
 
 def pool_context() -> BaseContext:

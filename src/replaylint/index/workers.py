@@ -194,11 +194,22 @@ def _kill(process: BaseProcess) -> None:
         pass
 
 
+# How a process dies when an allocation fails under `ulimit -v`: LibCST's native parser aborts.
+_FAILED_ALLOCATION = {signal.SIGABRT, signal.SIGSEGV, getattr(signal, "SIGBUS", signal.SIGSEGV)}
+
+
 def _death(exitcode: int | None, out_of_memory: bool) -> Death:
     if exitcode is not None and exitcode < 0:
         name = _signal_name(-exitcode)
         if out_of_memory:
             return Death("memory", f"ran out of memory (the out-of-memory killer sent {name})")
+        limit = limits.address_space_limit()
+        if -exitcode in _FAILED_ALLOCATION and limit is not None:
+            return Death(
+                "memory",
+                f"ran out of memory (an allocation failed under the address-space limit of "
+                f"{limit >> 20:,} MB; {name})",
+            )
         return Death("signal", f"was killed by signal {name}")
     if out_of_memory:
         return Death("memory", "ran out of memory")
