@@ -20,7 +20,7 @@ from typing import Any
 
 from replaylint.engine.records import Record, from_json, to_json
 from replaylint.index.cache import SCHEMA, Cache
-from replaylint.index.scanning import Decision
+from replaylint.index.decisions import Decision
 from replaylint.index.stamps import vouches
 from replaylint.project.config import Config
 from replaylint.project.prefilter import read_regular

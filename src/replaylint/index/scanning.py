@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from replaylint.index.decisions import CANDIDATE, NOT_CANDIDATE, REGISTRAR, Decision
 from replaylint.index.stamps import stamp_of
 from replaylint.project.gate import spells_an_entry
 from replaylint.project.prefilter import (
@@ -24,22 +25,10 @@ from replaylint.project.prefilter import (
 )
 
 if TYPE_CHECKING:
-    from replaylint.index.project_index import (
-        Index,  # the index reads Decision; no cycle at run time
-    )
+    from replaylint.index.project_index import Index
 
-NOT_CANDIDATE, CANDIDATE, REGISTRAR = 0, 1, 2
 # Below this many unread files a pool costs more to start than it saves.
 PARALLEL_FILES = 2000
-
-
-class Decision(NamedTuple):
-    path: str
-    verdict: int
-    data: bytes | None  # a candidate's bytes, read once; None otherwise
-    sha: str  # a candidate's sha256; "" otherwise
-    stamp: tuple[int, ...]  # what stat said before the read: Stamp in project_index.py
-    error: str = ""  # why it could not be read
 
 
 def decide(path: str, needles: Needles) -> Decision:
@@ -107,3 +96,6 @@ def _read(paths: list[str], needles: Needles, jobs: int) -> list[Decision]:
             # leaves its chunk to this process.
             parts[number] = part if isinstance(part, list) else _decide_all(chunks[number], needles)
     return [decision for number in sorted(parts) for decision in parts[number]]
+
+
+__all__ = ["CANDIDATE", "NOT_CANDIDATE", "REGISTRAR", "Decision", "decide", "scan"]
