@@ -19,8 +19,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from replaylint.index import lifetime
-
 STOPPING = (signal.SIGINT, signal.SIGTERM)
 
 
@@ -63,6 +61,8 @@ def stopping_on_signals() -> Iterator[None]:
 def stop(interrupted: Interrupted) -> None:
     """End the process for `interrupted`: workers killed, output flushed, nothing else run
     (no atexit work that could block: a thread parsing for the stopped run is abandoned)."""
+    from replaylint.index import lifetime  # only when stopping: not on every start
+
     lifetime.end_all()
     _flush()
     sys.stderr.write(f"replaylint: stopped by {interrupted}\n")
@@ -71,7 +71,9 @@ def stop(interrupted: Interrupted) -> None:
 
 
 def _exit_now(signum: int) -> None:
-    for process in list(lifetime.LIVE.values()):
+    # Nothing is imported in a signal handler: no workers were started if lifetime never was.
+    lifetime = sys.modules.get("replaylint.index.lifetime")
+    for process in list(lifetime.LIVE.values()) if lifetime is not None else ():
         try:
             process.kill()  # no reaping: they are gone the moment this process is
         except (OSError, ValueError, AttributeError):
