@@ -114,3 +114,17 @@ def test_content_unchanged_under_new_times_is_reused(project: Path, tmp_path, ch
     checked.clear()
     assert _check(cache) == _check(None)
     assert checked.count("flow.py") == 1  # only the cold run above parsed it
+
+
+@pytest.mark.parametrize("damage", [None, 7, [1, 2], [[1, 2, 3, 4, "x"], "", 0], ["a", "", 0]])
+def test_a_damaged_file_entry_is_decided_afresh(project: Path, tmp_path, damage) -> None:
+    import json
+
+    cache = Cache(tmp_path / "cache")
+    expected = _check(cache)
+    [index] = (tmp_path / "cache").rglob("*.json")
+    data = json.loads(index.read_text())
+    for path in data["files"]:
+        data["files"][path] = damage
+    index.write_text(json.dumps(data))
+    assert _check(cache) == expected

@@ -113,8 +113,8 @@ class Index:
         they did (read again: its record is reused only for the same content), or a file that
         is no candidate whose stat stamp is unchanged (stamps.py); None to decide it afresh."""
         entry = self.files.get(os.path.abspath(path))
-        if entry is None or len(entry) != 3:
-            return None
+        if entry is None or not _well_formed(entry):
+            return None  # missing, or damaged into other JSON: decided afresh
         stamp, sha, verdict = entry
         if not sha:
             if not vouches(stamp, path, self.written):
@@ -204,6 +204,19 @@ class Index:
                 "extras": self.extras,
             },
         )
+
+
+def _well_formed(entry: Any) -> bool:
+    """[stamp (5 ints), sha (str), verdict (int)], as remember() writes an entry."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 3
+        and isinstance(entry[0], list)
+        and len(entry[0]) == 5
+        and all(type(value) is int for value in entry[0])
+        and isinstance(entry[1], str)
+        and type(entry[2]) is int
+    )
 
 
 def tree_digest(files: list[str], registrars: list[tuple[str, str]]) -> str:
