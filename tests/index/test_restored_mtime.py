@@ -128,3 +128,19 @@ def test_a_damaged_file_entry_is_decided_afresh(project: Path, tmp_path, damage)
         data["files"][path] = damage
     index.write_text(json.dumps(data))
     assert _check(cache) == expected
+
+
+@pytest.mark.parametrize("part", ["files", "records", "tree", "extras", "written"])
+def test_a_part_of_the_index_damaged_into_other_json_is_rebuilt(project: Path, tmp_path, part):
+    import json
+
+    cache = Cache(tmp_path / "cache")
+    expected = _check(cache)
+    [index] = (tmp_path / "cache").rglob("*.json")
+    data = json.loads(index.read_text())
+    if part == "records":  # each record damaged
+        data[part] = {path: [1, 2] for path in data["records"]}
+    else:
+        data[part] = [["not", "what", "was", "written"]]
+    index.write_text(json.dumps(data))
+    assert _check(cache) == expected

@@ -89,11 +89,16 @@ class Index:
         self.cache = cache
         self.key = settings_key(config)
         data = cache.load(self.key) or {}
-        self.written = float(data.get("written", 0.0))
-        self.files: dict[str, list[Any]] = data.get("files", {})
-        self.tree: str = data.get("tree", "")
-        self.records: dict[str, Any] = data.get("records", {})
-        self.extras: list[str] = data.get("extras", [])
+        # Each part of another shape than store() writes (a damaged index that is still JSON)
+        # counts as empty: what it held is decided and checked afresh.
+        written = data.get("written")
+        self.written = float(written) if isinstance(written, (int, float)) else 0.0
+        self.files: dict[str, list[Any]] = _shaped(data.get("files"), dict, {})
+        self.tree: str = _shaped(data.get("tree"), str, "")
+        self.records: dict[str, Any] = _shaped(data.get("records"), dict, {})
+        self.extras: list[str] = [
+            e for e in _shaped(data.get("extras"), list, []) if isinstance(e, str)
+        ]
         self._sha: dict[str, str | None] = {}
         self._real: dict[str, str] = {}
 
@@ -156,7 +161,7 @@ class Index:
         if tree != self.tree:
             return None  # a file was added or removed: an import may resolve elsewhere now
         data = self.records.get(self.real(path))
-        if data is None or data.get("sha") != sha:
+        if not isinstance(data, dict) or data.get("sha") != sha:
             return None
         try:
             record = from_json(data)
@@ -204,6 +209,10 @@ class Index:
                 "extras": self.extras,
             },
         )
+
+
+def _shaped(value: Any, kind: type, empty: Any) -> Any:
+    return value if isinstance(value, kind) else empty
 
 
 def _well_formed(entry: Any) -> bool:
