@@ -8,6 +8,7 @@ import pytest
 
 from replaylint import guard
 from replaylint.core.codes import Code
+from replaylint.report.chains import REPORTED_HOPS
 
 
 @pytest.fixture(autouse=True)
@@ -47,7 +48,7 @@ def test_expression_python_refuses_is_e001_and_others_still_checked(tmp_path: Pa
     assert report.findings[0].call == "too deeply nested for Python to compile"
 
 
-def test_long_helper_chain_is_linear_and_capped(tmp_path: Path) -> None:
+def test_long_helper_chain_is_linear_and_whole(tmp_path: Path) -> None:
     helpers = "".join(f"def h{i}():\n    return h{i - 1}()\n\n\n" for i in range(1, 1500))
     (tmp_path / "chain.py").write_text(
         "import time\n__adk_workflow__ = True\n\n\ndef h0():\n    return time.time()\n\n\n"
@@ -57,9 +58,14 @@ def test_long_helper_chain_is_linear_and_capped(tmp_path: Path) -> None:
     deepest = [f for f in report.findings if f.call == "h1498"]
     assert len(report.findings) == 1 + 1499
     [finding] = deepest
-    assert len(finding.chain) == 12
+    assert len(finding.chain) == 1499  # whole: h1497 down to h0, then the clock
     assert finding.chain[-1].call == "time.time" and finding.chain[-1].line == 6
     assert finding.chain[0].call == "h1497"
+    # Every call reports the hops below it: the report keeps the longest chains whole and
+    # bounds the rest, so its size stays linear in the tree's.
+    assert sum(len(f.chain) for f in report.findings) < 2 * REPORTED_HOPS
+    cut = [f for f in report.findings if f.hops]
+    assert cut and all(len(f.chain) == 12 and f.chain[-1].call == "time.time" for f in cut)
 
 
 UNSAFE = "import time\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time()\n"

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from replaylint.cli.main import cli
+from replaylint.index.cache import SCHEMA
 
 UNSAFE = "import time\n\n__adk_workflow__ = True\n\n\ndef run():\n    return time.time()\n"
 FINDING = "wf.py:7: ADK-W003 the wall clock is used on the workflow path (time.time)\n"
@@ -235,4 +236,4 @@ def test_a_lone_file_outside_any_project_is_checked_with_its_imports_only(
     assert not any(name.startswith(".replaylint") for name in os.listdir(tmp_path))
     assert not (folder / ".replaylint_cache").exists()
     [cache] = (tmp_path / "user-cache" / "replaylint" / "outside").iterdir()
-    assert (cache / "v1").is_dir()
+    assert (cache / f"v{SCHEMA}").is_dir()

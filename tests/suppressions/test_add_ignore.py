@@ -98,20 +98,24 @@ def test_add_ignore_keeps_every_other_byte(runner: CliRunner, tmp_path: Path) ->
     assert (tmp_path / "bom.py").read_bytes() == bom + directive
 
 
-def test_add_ignore_warns_where_no_line_can_hold_a_comment(
+def test_a_header_continued_by_a_backslash_takes_its_comment_on_its_colon_line(
     runner: CliRunner, tmp_path: Path
 ) -> None:
-    # The clock read ends its line with a backslash, and an `if` header is no simple statement
-    # whose other lines a directive could cover.
+    # The clock read ends its line with a backslash: the `if` header's other line takes the
+    # directive, which covers every line of the header.
     (tmp_path / "wf.py").write_text(
         "import time\n__adk_workflow__ = True\nif time.time() > \\\n        5:\n    pass\n"
     )
     result = runner.invoke(cli, ["check", "--add-ignore", "wf.py"])
-    assert result.exit_code == 0
-    assert result.stdout == "Added 0 suppressions in 0 files.\n"
-    assert result.stderr == (
-        "replaylint: warning: wf.py:3: no line there can hold a comment for ADK-W003\n"
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "Added 1 suppression in 1 file.\n",
+        "",
     )
+    assert (tmp_path / "wf.py").read_text().splitlines()[3] == (
+        f"        5:  # replaylint: ignore[ADK-W003] -- {REASON}"
+    )
+    assert runner.invoke(cli, ["check", "wf.py"]).exit_code == 0
 
 
 def test_add_ignore_refuses_stdin_and_reports_unreadable_paths(runner: CliRunner) -> None:

@@ -164,10 +164,13 @@ def mcp_command() -> None:
 
 
 def main() -> None:
+    from replaylint.cli.signals import Interrupted, stop, stopping_on_signals
+
     try:
-        cli(standalone_mode=True)
-    except KeyboardInterrupt:  # pragma: no cover
-        sys.exit(130)
+        with stopping_on_signals():  # SIGINT, SIGTERM: exit 130, 143 at once (signals.py)
+            cli(standalone_mode=True)
+    except Interrupted as interrupted:
+        stop(interrupted)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -167,7 +167,8 @@ _OPTIONS: list[Callable[[F], F]] = [
         "--jobs",
         type=click.IntRange(min=0),
         default=0,
-        help="Processes (default 0: every core).",
+        help="Processes at most (default 0: every CPU this process may use); fewer when the "
+        "memory limit holds fewer.",
     ),
     click.option("-n", "--no-cache", is_flag=True, help="Read and check every file afresh."),
     CACHE_DIR,

@@ -55,6 +55,9 @@ class Finding:
     fix: FixRef | None = field(default=None, compare=False)
     # A decision-aware finding: what its value reaches ("it reaches the condition on line 12").
     decision: str = field(default="", compare=False)
+    # ADK-W005: the chain's whole length when `chain` keeps only its first hops and its root
+    # (a report bounds its chains: report/chains.py); 0 when `chain` is whole.
+    hops: int = field(default=0, compare=False)
 
     @property
     def line(self) -> int:

@@ -7,6 +7,7 @@ import libcst as cst
 from replaylint.core.codes import RULES, Code
 from replaylint.core.findings import ChainLink, Finding, Span
 from replaylint.engine.raw import Raw
+from replaylint.graph.callgraph import Hop
 from replaylint.parse import positions
 from replaylint.resolve.model import ModuleInfo
 
@@ -47,24 +48,27 @@ def _locate(raw: list[Raw]) -> list[Finding]:
     """Positions for every node that needs one: code generation over only the innermost
     statements that hold one (the whole module where the parsers' statements did not pair up)."""
     wanted: dict[int, tuple[ModuleInfo, dict[cst.CSTNode, cst.CSTNode | None]]] = {}
+    hops: dict[int, Hop] = {}  # chains share their hops: each is placed once
     for item in raw:
         wanted.setdefault(id(item.where), (item.where, {}))[1][item.node] = item.statement
-        for step in item.chain:
-            wanted.setdefault(id(step.module), (step.module, {}))[1][step.node] = step.statement
+        hops.update(zip(map(id, item.chain), item.chain, strict=True))
         if item.decision is not None:
             home = item.decision.function.module
             wanted.setdefault(id(home), (home, {}))[1][item.decision.node] = item.decision.statement
+    for hop in hops.values():
+        wanted.setdefault(id(hop.module), (hop.module, {}))[1][hop.node] = hop.statement
     spans: dict[int, dict[cst.CSTNode, Span]] = {
         key: positions.spans_in_statements(module.tree, nodes, module.first_lines, module.source)
         for key, (module, nodes) in wanted.items()
     }
+    link_of = {
+        key: ChainLink(hop.module.display, spans[id(hop.module)][hop.node].line, hop.call)
+        for key, hop in hops.items()
+    }
     findings: list[Finding] = []
     for item in raw:
         span = spans[id(item.where)][item.node]
-        links = tuple(
-            ChainLink(step.module.display, spans[id(step.module)][step.node].line, step.call)
-            for step in item.chain
-        )
+        links = tuple(map(link_of.__getitem__, map(id, item.chain)))
         root = item.chain[-1].code if item.chain else None
         if root is Code.W005:  # a call into followed installed code: no catalog code of its own
             root = None

@@ -11,6 +11,7 @@ from typing import TextIO
 
 import libcst as cst
 
+from replaylint.core.files import replace_whole
 from replaylint.core.findings import Finding, Fixable, Report
 from replaylint.fixes.data import FixData, default_data
 from replaylint.fixes.edit import ModuleFixer, fix_module
@@ -95,7 +96,7 @@ def apply(
         if diff:
             stream.write(fix.diff())
         else:
-            Path(path).write_bytes(fix.new.encode(fix.encoding))
+            replace_whole(path, fix.new.encode(fix.encoding))
     return len(planned), sum(len(fix.fixed) for fix in planned.values())
 
 

@@ -25,9 +25,6 @@ class Hop:
     code: Code | None = None  # at a chain's root: the code of what it reaches
 
 
-MAX_HOPS = 12
-
-
 class UnsafeHelpers:
     """Propagates unsafety backwards from functions with a direct root to everything calling them.
 
@@ -48,6 +45,7 @@ class UnsafeHelpers:
         # id(function) -> (its first step, the function that step calls or None at the root).
         # Linked, not copied: a chain of n helpers costs n entries, not n squared.
         self._links: dict[int, tuple[Hop, FunctionInfo | None]] = {}
+        self._chains: dict[int, tuple[Hop, ...]] = {}  # id(function) -> its whole chain
         # In DBOS a workflow called from a workflow runs as a checkpointed child workflow.
         self._children = child_workflow_frameworks
         self._safe = safe
@@ -89,19 +87,33 @@ class UnsafeHelpers:
             return True
         return bool(self._safe) and f"{info.module.name}.{info.qualname}" in self._safe
 
-    def chain(self, info: FunctionInfo, limit: int = MAX_HOPS) -> list[Hop] | None:
-        """The reason chain when calling info reaches an unsafe root, else None.
-
-        At most `limit` hops are kept: the first ones, then the root itself, so a report about
-        a helper a thousand frames deep stays readable (and linear in size).
-        """
-        link = self._links.get(id(info))
-        if link is None:
+    def chain(self, info: FunctionInfo, limit: int | None = None) -> list[Hop] | None:
+        """The reason chain when calling info reaches an unsafe root, else None: every hop,
+        or with a `limit` the first ones, then the root itself. Reporters decide how much to
+        show (the text format cuts a long chain and says how many hops it left out)."""
+        full = self._full_chain(info)
+        if full is None:
             return None
-        steps: list[Hop] = []
-        while link is not None:
-            step, following = link
-            if following is None or len(steps) < limit - 1:
-                steps.append(step)
-            link = self._links.get(id(following)) if following is not None else None
-        return steps
+        if limit is None or len(full) <= limit:
+            return list(full)
+        return [*full[: limit - 1], full[-1]]
+
+    def _full_chain(self, info: FunctionInfo) -> tuple[Hop, ...] | None:
+        """Every hop from info to its root, remembered per function: a caller's chain is its
+        own step before its callee's, so each function's is built once, from the root up, by
+        copying the callee's (a chain of n helpers costs n tuples, not n walks of n links)."""
+        if id(info) in self._chains:
+            return self._chains[id(info)]
+        if id(info) not in self._links:
+            return None
+        unknown: list[tuple[int, Hop]] = []  # from info towards the root, until one is known
+        current: FunctionInfo | None = info
+        while current is not None and id(current) not in self._chains:
+            step, following = self._links[id(current)]
+            unknown.append((id(current), step))
+            current = following
+        suffix = self._chains[id(current)] if current is not None else ()
+        for key, step in reversed(unknown):
+            suffix = (step, *suffix)
+            self._chains[key] = suffix
+        return suffix

@@ -1,6 +1,7 @@
 """How one group of files (one set of settings) is checked: the prefilter, the index's
 records where nothing changed, and the rest in batches of a fixed size, each batch on a
-Project of its own, serially or over a process pool.
+Project of its own, serially or over worker processes that survive one another's deaths
+(survival.py).
 
 The batches are the same whatever the number of jobs, so the output is too: `--jobs 1` and
 `--jobs 8` run the same batches, only on fewer or more processes. A batch's syntax trees are
@@ -17,7 +18,8 @@ from typing import TYPE_CHECKING
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path
 from replaylint.engine.records import Record, assemble
-from replaylint.index.pools import pool_context
+from replaylint.index.limits import address_space_room, memory_limit
+from replaylint.index.pools import pool_context, processes_for, too_large
 from replaylint.index.project_index import Index, tree_digest
 from replaylint.index.scanning import REGISTRAR, Decision, scan
 from replaylint.project.config import Config
@@ -139,36 +141,43 @@ def _compute(
     project: Project | None,
 ) -> list[Record]:
     """Records of the candidates that need checking. Every batch also reads the files that
-    register functions, so a registration counts in whichever batch its function is checked."""
+    register functions, so a registration counts in whichever batch its function is checked.
+    A module predicted not to fit in the memory there is is ADK-E001 before any is parsed."""
     if project is not None:  # the caller's own Project: one batch, in this process
         from replaylint.engine.check import check_records
 
         return check_records(missed, project, None, tick)
-    missed = sorted(missed)
-    batches = []
-    for start in range(0, len(missed), BATCH):
-        batch = missed[start : start + BATCH]
-        named = {path for path, _, _ in batch}
-        batches.append(batch + [r for r in registrars if r[0] not in named])
-    if jobs <= 1 or len(batches) == 1:
-        return [record for batch in batches for record in _check_batch(config, batch, tick)]
-    from concurrent.futures import ProcessPoolExecutor  # only when there is a pool to run
-
     records: list[Record] = []
-    # The largest batches go first, so no worker is left with a big one at the end; the
-    # records are taken in batch order all the same.
-    order = sorted(range(len(batches)), key=lambda i: -sum(len(c[2]) for c in batches[i]))
-    with ProcessPoolExecutor(
-        max_workers=min(jobs, len(batches)), mp_context=pool_context()
-    ) as pool:
-        futures = {i: pool.submit(_check_batch, config, batches[i]) for i in order}
-        for i in order:
-            futures[i].result()  # as they finish, for the progress bar
-            if tick is not None:
-                for _ in batches[i]:
-                    tick()
-        for i in range(len(batches)):
-            records.extend(futures[i].result())
+    fitting = []
+    limit, room = memory_limit(), address_space_room()
+    for candidate in sorted(missed):
+        reason = too_large(len(candidate[2]), limit, room)
+        if reason is None:
+            fitting.append(candidate)
+            continue
+        from replaylint.index.survival import unchecked
+
+        records.append(unchecked(candidate, reason))
+        if tick is not None:
+            tick()
+    batches = []
+    for start in range(0, len(fitting), BATCH):
+        own = fitting[start : start + BATCH]
+        named = {path for path, _, _ in own}
+        batches.append((own, [r for r in registrars if r[0] not in named]))
+    if jobs <= 1 or len(batches) <= 1:
+        for own, shared in batches:
+            records.extend(_check_batch(config, own + shared, tick))
+        return records
+    from replaylint.index.survival import Batch, check_surviving
+
+    largest = max(len(data) for _, _, data in fitting)
+    heaviest = max(sum(len(c[2]) for c in own + shared) for own, shared in batches)
+    processes = processes_for(jobs, len(batches), largest, heaviest, limit)
+    surviving = [Batch(own, shared) for own, shared in batches]
+    records.extend(
+        check_surviving(surviving, config, _check_batch, processes, pool_context(), tick)
+    )
     return records
 
 

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-SCHEMA = 1
+SCHEMA = 2  # 2: files are remembered by stat stamp (ctime, inode), candidates by content
 FOLDER = ".replaylint_cache"
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# replaylint's cache (bford.info/cachedir)\n"
 

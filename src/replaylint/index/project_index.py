@@ -1,11 +1,12 @@
 """The project index: what an earlier run learnt of each file, reused while nothing it depends
 on has changed, so a re-run reads and parses only what did.
 
-One index per set of settings holds, per file, its size and mtime (to skip reading it), its
-content hash and the prefilter's verdict; and per checked module its Record, which lists the
-hash of every local module it reaches. A record is reused when its own hash and all of those
-still match; a file whose mtime is too close to the index's own write time is hashed again,
-since an edit within the clock's resolution would keep both (git's "racily clean" case).
+One index per set of settings holds, per file, its stat stamp (stamps.py), its content hash
+(candidates) and the prefilter's verdict; and per checked module its Record, which lists the
+hash of every local module it reaches. A record is reused only when the bytes read now hash to
+its own hash and every module it reaches hashes to what it did: content decides, never an
+mtime (which copies and archives put back). The stamp only spares reading a file that is no
+candidate, and only while its change time and inode say it was not touched.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from typing import Any
 
 from replaylint.engine.records import Record, from_json, to_json
 from replaylint.index.cache import SCHEMA, Cache
+from replaylint.index.decisions import Decision
+from replaylint.index.stamps import vouches
 from replaylint.project.config import Config
+from replaylint.project.prefilter import read_regular
 from replaylint.version import __version__
-
-_RACY_SECONDS = 2.0
 
 
 def settings_key(config: Config) -> str:
@@ -74,6 +76,12 @@ def _stamps(places: list[Path], suffixes: tuple[str, ...]) -> bytes:
     return os.fsencode("\n".join(entries))
 
 
+# A record whose chains hold more hops than this is checked again rather than stored: only
+# thousands of helpers calling one another on the workflow path reach it, and its chains
+# would make the index grow with the square of the module (report/chains.py).
+_KEPT_HOPS = 100_000
+
+
 class Index:
     """One group's index: loaded before the run, updated with what the run learnt, stored."""
 
@@ -81,11 +89,16 @@ class Index:
         self.cache = cache
         self.key = settings_key(config)
         data = cache.load(self.key) or {}
-        self.written = float(data.get("written", 0.0))
-        self.files: dict[str, list[Any]] = data.get("files", {})
-        self.tree: str = data.get("tree", "")
-        self.records: dict[str, Any] = data.get("records", {})
-        self.extras: list[str] = data.get("extras", [])
+        # Each part of another shape than store() writes (a damaged index that is still JSON)
+        # counts as empty: what it held is decided and checked afresh.
+        written = data.get("written")
+        self.written = float(written) if isinstance(written, (int, float)) else 0.0
+        self.files: dict[str, list[Any]] = _shaped(data.get("files"), dict, {})
+        self.tree: str = _shaped(data.get("tree"), str, "")
+        self.records: dict[str, Any] = _shaped(data.get("records"), dict, {})
+        self.extras: list[str] = [
+            e for e in _shaped(data.get("extras"), list, []) if isinstance(e, str)
+        ]
         self._sha: dict[str, str | None] = {}
         self._real: dict[str, str] = {}
 
@@ -100,49 +113,44 @@ class Index:
     # Files are keyed by absolute path (no system call); records by real path, as the engine
     # names modules. A dependency reached through a link is hashed again rather than trusted.
 
-    def known(self, path: str) -> tuple[str, int] | None:
-        """(sha, verdict) of a file unchanged since the index was written, else None."""
+    def known(self, path: str) -> Decision | None:
+        """What the index vouches for of a file: a candidate whose bytes still hash to what
+        they did (read again: its record is reused only for the same content), or a file that
+        is no candidate whose stat stamp is unchanged (stamps.py); None to decide it afresh."""
         entry = self.files.get(os.path.abspath(path))
-        if entry is None:
-            return None
+        if entry is None or not _well_formed(entry):
+            return None  # missing, or damaged into other JSON: decided afresh
+        stamp, sha, verdict = entry
+        if not sha:
+            if not vouches(stamp, path, self.written):
+                return None
+            return Decision(path, verdict, None, "", tuple(stamp))
         try:
-            stat = os.stat(path)
+            data = read_regular(path)
         except OSError:
             return None
-        size, mtime, sha, verdict = entry
-        if stat.st_size != size or stat.st_mtime_ns != mtime:
+        if hashlib.sha256(data).hexdigest() != sha:
             return None
-        if self.written - stat.st_mtime_ns / 1e9 < _RACY_SECONDS:
-            return None  # modified too close to the index's writing to trust the mtime
-        return sha, verdict
-
-    def remember(self, path: str, size: int, mtime_ns: int, sha: str, verdict: int) -> None:
-        """A file just read: its size, mtime, hash (candidates only: "" else) and verdict."""
-        path = os.path.abspath(path)
-        self.files[path] = [size, mtime_ns, sha, verdict]
-        if sha:
-            self._sha[path] = sha
-
-    def note(self, path: str, sha: str) -> None:
         self._sha[os.path.abspath(path)] = sha
+        return Decision(path, verdict, data, sha, tuple(stamp))
+
+    def remember(self, decision: Decision) -> None:
+        """A file just read: its stamp, hash (candidates only: "" else) and verdict."""
+        path = os.path.abspath(decision.path)
+        self.files[path] = [list(decision.stamp), decision.sha, decision.verdict]
+        if decision.sha:
+            self._sha[path] = decision.sha
 
     def current_sha(self, path: str) -> str | None:
-        """The hash of a dependency as it is now (read only when the index cannot vouch)."""
+        """The hash of a dependency's bytes as they are now: read and hashed once per run,
+        whatever its stamp says (a helper edited under a restored mtime is seen)."""
         if path in self._sha:
             return self._sha[path]
-        entry = self.files.get(path)
-        unchanged = entry is not None and self.known(path) is not None
-        found: str | None = None
-        if unchanged and entry is not None and entry[2]:
-            found = entry[2]
-        else:
-            try:
-                with open(path, "rb") as handle:
-                    found = hashlib.sha256(handle.read()).hexdigest()
-            except OSError:
-                found = None
-            if unchanged and entry is not None and found is not None:
-                entry[2] = found  # a helper the scan did not hash: remembered from now on
+        found: str | None
+        try:
+            found = hashlib.sha256(read_regular(path)).hexdigest()
+        except OSError:
+            found = None
         self._sha[path] = found
         return found
 
@@ -153,7 +161,7 @@ class Index:
         if tree != self.tree:
             return None  # a file was added or removed: an import may resolve elsewhere now
         data = self.records.get(self.real(path))
-        if data is None or data.get("sha") != sha:
+        if not isinstance(data, dict) or data.get("sha") != sha:
             return None
         try:
             record = from_json(data)
@@ -177,7 +185,12 @@ class Index:
             self.records = {}
         self.tree = tree
         for record in records:
-            if record.cacheable and record.path and record.kind in ("plain", "workflow", "failed"):
+            if (
+                record.cacheable
+                and record.path
+                and record.kind in ("plain", "workflow", "failed")
+                and sum(len(f.chain) for f in record.findings) <= _KEPT_HOPS
+            ):
                 self.records[record.path] = to_json(record)
         self.extras = sorted(extras)
         absolute = {os.path.abspath(p) for p in present}
@@ -196,6 +209,23 @@ class Index:
                 "extras": self.extras,
             },
         )
+
+
+def _shaped(value: Any, kind: type, empty: Any) -> Any:
+    return value if isinstance(value, kind) else empty
+
+
+def _well_formed(entry: Any) -> bool:
+    """[stamp (5 ints), sha (str), verdict (int)], as remember() writes an entry."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 3
+        and isinstance(entry[0], list)
+        and len(entry[0]) == 5
+        and all(type(value) is int for value in entry[0])
+        and isinstance(entry[1], str)
+        and type(entry[2]) is int
+    )
 
 
 def tree_digest(files: list[str], registrars: list[tuple[str, str]]) -> str:

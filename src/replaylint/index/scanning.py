@@ -1,7 +1,7 @@
 """Reading and deciding a group's files: what the index remembers of unchanged ones, and for
 the rest the byte prefilter and the ast gate; over several processes when the tree is large.
 
-A decision is (path, verdict, bytes of a candidate, its hash, size, mtime): everything the
+A decision is (path, verdict, bytes of a candidate, its hash, its stat stamp): everything the
 index needs to remember the file, and the engine to check it. Only candidates are hashed,
 since only their records are looked up by hash; a dependency that is not a candidate is hashed
 when a record asks for it.
@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from replaylint.index.decisions import CANDIDATE, NOT_CANDIDATE, REGISTRAR, Decision
+from replaylint.index.stamps import stamp_of
 from replaylint.project.gate import spells_an_entry
 from replaylint.project.prefilter import (
     Needles,
@@ -23,32 +25,21 @@ from replaylint.project.prefilter import (
 )
 
 if TYPE_CHECKING:
-    from replaylint.index.project_index import (
-        Index,  # the index reads Decision; no cycle at run time
-    )
+    from replaylint.index.project_index import Index
 
-NOT_CANDIDATE, CANDIDATE, REGISTRAR = 0, 1, 2
 # Below this many unread files a pool costs more to start than it saves.
 PARALLEL_FILES = 2000
-
-
-class Decision(NamedTuple):
-    path: str
-    verdict: int
-    data: bytes | None  # a candidate's bytes, read once; None otherwise (or when remembered)
-    sha: str  # a candidate's sha256; "" otherwise
-    size: int
-    mtime_ns: int
-    error: str = ""  # why it could not be read
 
 
 def decide(path: str, needles: Needles) -> Decision:
     markers, imports = needles
     try:
+        # Stat before the read: an edit after it changes the stamp, so the next run reads
+        # the file again rather than trust what was decided of its older bytes.
+        stamp = stamp_of(os.stat(path))
         data = read_regular(path)
-        stat = os.stat(path)
     except OSError as error:
-        return Decision(path, NOT_CANDIDATE, None, "", 0, 0, error.strerror or str(error))
+        return Decision(path, NOT_CANDIDATE, None, "", (), error.strerror or str(error))
     verdict = NOT_CANDIDATE
     if is_candidate(data, markers, imports) and (
         any(marker in data for marker in markers)
@@ -56,9 +47,9 @@ def decide(path: str, needles: Needles) -> Decision:
     ):
         verdict = REGISTRAR if registers(data) else CANDIDATE
     if verdict == NOT_CANDIDATE:
-        return Decision(path, verdict, None, "", stat.st_size, stat.st_mtime_ns)
+        return Decision(path, verdict, None, "", stamp)
     sha = hashlib.sha256(data).hexdigest()
-    return Decision(path, verdict, data, sha, stat.st_size, stat.st_mtime_ns)
+    return Decision(path, verdict, data, sha, stamp)
 
 
 def _decide_all(paths: list[str], needles: Needles) -> list[Decision]:
@@ -76,16 +67,11 @@ def scan(
         if known is None:
             unread.append(path)
             continue
-        sha, verdict = known
-        if sha and index is not None:
-            index.note(path, sha)
-        decisions[path] = Decision(path, verdict, None, sha, 0, 0)
+        decisions[path] = known
     for decision in _read(unread, needles, jobs):
         decisions[decision.path] = decision
         if index is not None and not decision.error:
-            index.remember(
-                decision.path, decision.size, decision.mtime_ns, decision.sha, decision.verdict
-            )
+            index.remember(decision)
     ordered = [decisions[path] for path in files if path in decisions]
     found = [decision for decision in ordered if decision.verdict]
     unreadable = [(decision.path, decision.error) for decision in ordered if decision.error]
@@ -95,12 +81,21 @@ def scan(
 def _read(paths: list[str], needles: Needles, jobs: int) -> list[Decision]:
     if jobs <= 1 or len(paths) < PARALLEL_FILES:
         return _decide_all(paths, needles)
-    from concurrent.futures import ProcessPoolExecutor
-
     from replaylint.index.pools import pool_context
+    from replaylint.index.workers import Workers
 
     size = -(-len(paths) // jobs)
     chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
-    with ProcessPoolExecutor(max_workers=len(chunks), mp_context=pool_context()) as pool:
-        parts = pool.map(_decide_all, chunks, [needles] * len(chunks))
-        return [decision for part in parts for decision in part]
+    parts: dict[int, list[Decision]] = {}
+    workers: Workers[int] = Workers(len(chunks), pool_context())
+    with workers:
+        for number, chunk in enumerate(chunks):
+            workers.submit(number, _decide_all, chunk, needles)
+        for number, part in workers.results():
+            # A worker that died reading (killed from outside: reading kills nothing itself)
+            # leaves its chunk to this process.
+            parts[number] = part if isinstance(part, list) else _decide_all(chunks[number], needles)
+    return [decision for number in sorted(parts) for decision in parts[number]]
+
+
+__all__ = ["CANDIDATE", "NOT_CANDIDATE", "REGISTRAR", "Decision", "decide", "scan"]

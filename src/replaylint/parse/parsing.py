@@ -17,7 +17,7 @@ from functools import partial
 
 import libcst as cst
 
-from replaylint.parse import pyast, stacks
+from replaylint.parse import normalise, pyast, stacks
 from replaylint.parse.quiet import quiet
 from replaylint.parse.versions import RUNNING, Version, newer_syntax, shown
 
@@ -104,7 +104,11 @@ def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, list[in
         tree = cst.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
         tree = _reparse(source)
-    except (ValueError, TypeError, RecursionError, MemoryError) as error:
+    except RecursionError:
+        raise ParseFailure("parser limit: nested too deeply for LibCST's parser", 1) from None
+    except MemoryError:
+        raise ParseFailure("memory: ran out of memory parsing the module", 1) from None
+    except (ValueError, TypeError) as error:
         raise ParseFailure(f"cannot parse the file: {type(error).__name__}: {error}", 1) from None
     newer = newer_syntax(source, tree, target)
     if newer is not None:
@@ -146,21 +150,54 @@ def _first_lines(tree: ast.Module) -> list[int]:
     return lines
 
 
+def tree_of(source: bytes) -> cst.Module:
+    """LibCST's tree of a module read as parse() reads it, without CPython's verdict (for
+    code that edits files: --add-ignore). Raises ParseFailure."""
+    try:
+        return cst.parse_module(source)
+    except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
+        return _reparse(source)
+    except (ValueError, TypeError, RecursionError, MemoryError) as error:
+        raise ParseFailure(f"cannot parse the file: {type(error).__name__}", 1) from None
+
+
 def _reparse(source: bytes) -> cst.Module:
     try:
         return cst.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError) as first:
         # CPython accepted these bytes: read them as it does (a stray non-UTF-8 byte in a
-        # comment, a lone continuation line) and try once more, keeping every line in place.
+        # comment, a lone continuation line) and try once more, keeping every line in place;
+        # then with what LibCST's parser cannot take rewritten (normalise.py).
+        text = _as_cpython_reads(source)
         try:
-            return cst.parse_module(_as_cpython_reads(source))
+            return cst.parse_module(text)
         except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
             pass
-        message = str(first).strip().splitlines()[0] if str(first).strip() else "parse error"
-        line = getattr(first, "raw_line", 1) or 1
-        raise ParseFailure(
-            f"LibCST cannot parse this module, which Python accepts: {message}", line
-        ) from None
+        try:
+            rewritten = normalise.normalised(text)
+        except normalise.ParserLimit as limit:
+            raise ParseFailure(limit.reason, limit.line) from None
+        if rewritten is not None:
+            try:
+                return cst.parse_module(rewritten)
+            except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
+                pass
+        raise _parser_limit(first) from None
+
+
+def _parser_limit(error: Exception) -> ParseFailure:
+    """LibCST refused what CPython accepts: its limit, never a "syntax error" (it is not one).
+    LibCST's own message starts "Syntax Error @ line:column"; what it expected is kept."""
+    line = getattr(error, "raw_line", 1) or 1
+    expected = getattr(error, "message", "") or ""
+    if not expected:
+        text = str(error).strip()
+        expected = text.splitlines()[0] if text else "parse error"
+    expected = re.sub(r"(?i)syntax error\s*(@\s*[0-9:]+)?\.?\s*", "", expected).strip()
+    detail = f" ({expected})" if expected else ""
+    return ParseFailure(
+        f"parser limit: LibCST cannot parse line {line}, which Python accepts{detail}", line
+    )
 
 
 def _as_cpython_reads(source: bytes) -> str:

@@ -13,6 +13,7 @@ T = TypeVar("T")
 
 _LOCK = threading.Lock()  # threading.stack_size is process-wide: set only while starting ours
 MIB = 1024 * 1024
+_SMALLEST = 8 * MIB
 
 
 def on_fresh_stack(work: Callable[[], T], stack_bytes: int, name: str) -> T:
@@ -27,13 +28,23 @@ def on_fresh_stack(work: Callable[[], T], stack_bytes: int, name: str) -> T:
         except BaseException as error:  # handed back to the calling thread
             failure.append(error)
 
-    thread = threading.Thread(target=target, name=name, daemon=True)
-    with _LOCK:
-        previous = threading.stack_size(stack_bytes)
+    size = stack_bytes
+    while True:
+        thread = threading.Thread(target=target, name=name, daemon=True)
         try:
-            thread.start()
-        finally:
-            threading.stack_size(previous)
+            with _LOCK:
+                previous = threading.stack_size(size)
+                try:
+                    thread.start()
+                finally:
+                    threading.stack_size(previous)
+            break
+        except RuntimeError:
+            # No room for the stack under an address-space limit (`ulimit -v`): a smaller
+            # one still checks all but the deepest code (whose RecursionError is reported).
+            if size <= _SMALLEST:
+                raise
+            size //= 2
     thread.join()
     if failure:
         raise failure[0]

@@ -13,6 +13,7 @@ from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
 from replaylint.project.config import Config, Resolver
 from replaylint.project.selectors import matches
+from replaylint.report.chains import bounded
 from replaylint.report.replay_report import ReplayReport
 
 
@@ -106,6 +107,7 @@ def report_from(outcome: Outcome, selection: Selection) -> ReplayReport:
     if outcome.directives:
         findings = _suppress(findings, outcome, selection, kept_paths)
     findings.sort(key=Finding.sort_key)
+    findings = bounded(findings)
     modules = tuple(
         sorted(
             (m for m in outcome.modules if not selection.excluded(m.path)),

@@ -18,6 +18,9 @@ def styled(text: str, ansi: str, color: bool) -> str:
     return f"{ansi}{text}{RESET}" if color else text
 
 
+SHOWN_HOPS = 12  # a longer chain shows its first hops, how many it leaves out, then its root
+
+
 def code_and_mark(finding: Finding, report: Report, color: bool) -> str:
     """`ADK-W003`, or `ADK-W003 [*]` when `--fix` fixes it."""
     code = styled(finding.code.value, RED, color)
@@ -27,11 +30,17 @@ def code_and_mark(finding: Finding, report: Report, color: bool) -> str:
 
 
 def chain_line(finding: Finding) -> str:
-    """`fetch_rates -> requests.get (line 12)`; hops in another file name it: `(helpers.py:12)`."""
+    """`fetch_rates -> requests.get (line 12)`; hops in another file name it: `(helpers.py:12)`.
+    A chain of more than SHOWN_HOPS says where it is cut: `... (2,988 more hops) -> time.time`
+    (the JSON and SARIF reports hold every hop)."""
     parts = [finding.call]
-    for link in finding.chain:
+    links = finding.chain
+    left_out = max(finding.hops, len(links)) - SHOWN_HOPS  # hops: its length before a cut
+    for link in links if left_out <= 0 else (*links[: SHOWN_HOPS - 1], links[-1]):
         where = f"line {link.line}" if link.path == finding.path else f"{link.path}:{link.line}"
         parts.append(f"{link.call} ({where})")
+    if left_out > 0:
+        parts.insert(-1, f"... ({left_out:,} more hop{'' if left_out == 1 else 's'})")
     return " -> ".join(parts)
 
 

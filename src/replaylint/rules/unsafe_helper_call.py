@@ -50,10 +50,11 @@ class UnsafeHelperCall(FactRule):
             if call.governed and call.reported:
                 chain = helpers.chain(call.target)
                 if chain is not None:
-                    log.debug(
-                        "%s: %s unsafe: %s",
-                        function.module.display,
-                        call.call,
-                        " -> ".join(s.call for s in chain),
-                    )
+                    if log.isEnabledFor(logging.DEBUG):  # the whole chain, however long
+                        log.debug(
+                            "%s: %s unsafe: %s",
+                            function.module.display,
+                            call.call,
+                            " -> ".join(s.call for s in chain),
+                        )
                     yield call, chain

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from replaylint.core.codes import UNSUPPRESSIBLE_CODES, Code, parse_code
+from replaylint.core.files import replace_whole
 from replaylint.core.findings import Finding, Report, Span
 
 REASON = "<reason: why this is replay safe>"
@@ -105,7 +106,7 @@ def write(findings: Sequence[Finding], added: Added) -> None:
         new, count, unplaced = annotate(data, by_path[path])
         added.unplaced.extend(unplaced)
         if count:
-            file.write_bytes(new)
+            replace_whole(file, new)  # whole or not at all, even if the run is stopped
             added.suppressions += count
             added.files.add(path)
 
@@ -147,18 +148,21 @@ class _Source:
 
 def annotate(data: bytes, findings: Sequence[Finding]) -> tuple[bytes, int, list[Finding]]:
     """(the new bytes, how many codes were added, the findings left without a directive)."""
-    import libcst as cst
-
+    from replaylint.parse.parsing import ParseFailure, tree_of
     from replaylint.suppressions import directives as suppressions
+    from replaylint.suppressions.headers import headers
 
     source = _Source.read(data)
     if source is None:
         return data, 0, list(findings)
     ends, comments = _scan(source.text)
     try:
-        extents = suppressions.statement_extents(cst.parse_module(source.text))
-    except (cst.ParserSyntaxError, RecursionError):
+        extents = suppressions.statement_extents(tree_of(data))
+    except (ParseFailure, RecursionError):
         extents = []
+    # A compound statement's header is one statement too: a finding on a line of it that
+    # cannot end in a comment (a backslash continuation) takes one on another of its lines.
+    extents += [(header.first, header.last) for header in headers(source.text)]
     plan: dict[int, list[Code]] = {}
     for finding in sorted(findings, key=Finding.sort_key):
         line = _place(finding.span, ends, extents)
@@ -168,8 +172,8 @@ def annotate(data: bytes, findings: Sequence[Finding]) -> tuple[bytes, int, list
     edited, _ = _edit(source, plan, comments)
     new = source.bytes_with(edited)
     try:
-        directives = suppressions.parse(new, cst.parse_module(new))
-    except (cst.ParserSyntaxError, RecursionError):
+        directives = suppressions.parse(new, tree_of(new))
+    except (ParseFailure, RecursionError):
         return data, 0, list(findings)
     used: set[tuple[int, Code]] = set()
     unplaced = []

@@ -22,6 +22,7 @@ from replaylint.core.codes import RULES, Code, parse_code
 from replaylint.core.findings import Finding, Span
 from replaylint.parse import positions
 from replaylint.resolve.model import ModuleInfo
+from replaylint.suppressions.headers import headers
 
 _DIRECTIVE = re.compile(
     r"#\s*replaylint\s*:\s*(?P<kind>ignore|file-ignore)\b(?:\[(?P<codes>[^\]]*)\])?",
@@ -116,7 +117,7 @@ def parse(source: bytes, tree: cst.Module) -> list[Directive]:
     line_directives = [d for d in directives if d.kind == "line" and d.codes]
     if line_directives:
         try:
-            _widen_to_blocks(tree, line_directives)
+            _widen_to_blocks(tree, line_directives, text)
         except RecursionError:
             pass  # too deep to place statements: each directive keeps to its own line
     return directives
@@ -136,11 +137,12 @@ def _directive(line: int, column: int, kind: str, items: list[str], style: str) 
     return directive
 
 
-def _widen_to_blocks(tree: cst.Module, directives: list[Directive]) -> None:
-    """A directive on a def/class line covers its body; one on any line of a statement that
-    spans several lines covers that statement, wherever a formatter moved the comment (the
-    closing bracket of a split call, the last line of a backslash continuation). A noqa keeps
-    to its statement, as flake8's and ruff's do."""
+def _widen_to_blocks(tree: cst.Module, directives: list[Directive], text: str) -> None:
+    """A directive on any line of a statement that spans several lines covers that statement,
+    wherever a formatter moved the comment (the closing bracket of a split call, the last line
+    of a backslash continuation, the `):` of a split header); one on any line of a def's or
+    class's header (its decorators included) covers its body too. A noqa keeps to its
+    statement (a compound statement's header), as flake8's and ruff's do."""
     blocks, lines = _statements(tree)
     names = {block: block.name for block in blocks}  # type: ignore[attr-defined]
     spans = positions.spans(tree, [*blocks, *names.values(), *lines])
@@ -151,17 +153,26 @@ def _widen_to_blocks(tree: cst.Module, directives: list[Directive]) -> None:
         for line in range(first, last + 1):
             for directive in by_line.get(line, ()):
                 directive.first, directive.last = first, last
+    body_ends = {}  # the line of a def's or class's name -> the last line of its body
     for block in blocks:
-        whole = spans.get(block)
-        header = spans.get(names[block])
-        if whole is None or header is None:
-            continue
-        first = whole.line - len(getattr(block, "decorators", ()))
-        for line in range(min(first, whole.line), header.line + 1):
+        whole, name = spans.get(block), spans.get(names[block])
+        if whole is not None and name is not None:
+            body_ends[name.line] = whole.end_line
+    for header in headers(text):
+        body_end = None
+        if header.definition:
+            body_end = next(
+                (end for line, end in body_ends.items() if header.first <= line <= header.last),
+                None,
+            )
+        for line in range(header.first, header.last + 1):
             for directive in by_line.get(line, ()):
-                if directive.style != "noqa":
+                if body_end is not None and directive.style != "noqa":
                     directive.kind = "block"
-                    directive.first, directive.last = line, whole.end_line
+                    directive.first, directive.last = header.first, body_end
+                else:
+                    directive.first = min(directive.first, header.first)
+                    directive.last = max(directive.last, header.last)
 
 
 def _multi_line(lines: list[cst.CSTNode], spans: dict[cst.CSTNode, Span]) -> list[tuple[int, int]]:

@@ -1,0 +1,120 @@
+"""Batches over worker processes that survive their workers: a batch whose worker dies is run
+again in a fresh worker; dying again, it is split in halves, and each half that dies is split
+again, until the one module that kills it is found. That module is reported as ADK-E001
+naming the cause (memory, a signal), and every other module is checked and reported.
+
+A second death is the evidence that a batch, not an accident, kills its worker: a worker
+killed from outside once costs one batch run again; the output is the same either way,
+since a module's record does not depend on the batch it was checked in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from replaylint.core.codes import Code
+from replaylint.core.findings import Finding, Span
+from replaylint.engine.records import FAILED, Record
+from replaylint.index.workers import Death, Workers
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
+    from replaylint.project.config import Config
+
+Candidate = tuple[str, str, bytes]
+CheckBatch = Callable[["Config", list[Candidate]], list[Record]]
+Key = tuple[int, ...]  # a batch's number, then 0/1 for each halving: sorts in batch order
+
+_REMEDIES = {
+    "memory": "give the check more memory, or fewer --jobs, or split the module; it was not "
+    "checked",
+    "signal": "run the check again; the module was not checked",
+    "exit": "run the check again; the module was not checked",
+}
+
+
+@dataclass(frozen=True)
+class Batch:
+    own: list[Candidate]  # the candidates it checks
+    shared: list[Candidate]  # read along with them (files that register others' functions)
+
+    def task(self) -> list[Candidate]:
+        return self.own + self.shared
+
+    def halves(self) -> tuple[Batch, Batch]:
+        middle = len(self.own) // 2
+        return Batch(self.own[:middle], self.shared), Batch(self.own[middle:], self.shared)
+
+
+def check_surviving(
+    batches: list[Batch],
+    config: Config,
+    check: CheckBatch,
+    processes: int,
+    context: BaseContext,
+    tick: Callable[[], None] | None = None,
+) -> list[Record]:
+    """The records of every batch, in batch order, whatever worker died on the way.
+    `check(config, candidates)` runs in a worker; `tick()` once per candidate done."""
+    done: dict[Key, list[Record]] = {}
+    running: dict[Key, tuple[Batch, int]] = {}  # key -> (batch, deaths so far)
+    workers: Workers[Key] = Workers(processes, context)
+    with workers:
+
+        def submit(key: Key, batch: Batch, deaths: int) -> None:
+            running[key] = (batch, deaths)
+            workers.submit(key, check, config, batch.task())
+
+        # The largest batches go first, so no worker is left with a big one at the end.
+        order = sorted(range(len(batches)), key=lambda i: -_size(batches[i].own))
+        for number in order:
+            submit((number,), batches[number], 0)
+        for key, outcome in workers.results():
+            batch, deaths = running.pop(key)
+            if not isinstance(outcome, Death):
+                done[key] = outcome
+            elif deaths == 0:
+                submit(key, batch, 1)  # once more, in a fresh worker
+                continue
+            elif len(batch.own) > 1:
+                first, second = batch.halves()
+                submit((*key, 0), first, 1)
+                submit((*key, 1), second, 1)
+                continue
+            else:
+                done[key] = [died(batch.own[0], outcome)]
+            if tick is not None:
+                for _ in batch.own:
+                    tick()
+    return [record for key in sorted(done) for record in done[key]]
+
+
+def died(candidate: Candidate, death: Death) -> Record:
+    """ADK-E001 for the module whose check killed its worker again and again."""
+    return unchecked(candidate, f"not checked: the process checking it {death.detail}", death.cause)
+
+
+def unchecked(candidate: Candidate, reason: str, cause: str = "memory") -> Record:
+    """ADK-E001 for a module left unchecked for want of memory (or of a worker). Not cached:
+    the next run, with more memory perhaps, tries it again."""
+    from replaylint.engine.project import module_key  # LibCST: only when a module is left
+
+    path, display, data = candidate
+    finding = Finding(Code.E001, display, Span(1, 0, 1, 0), reason, _REMEDIES[cause])
+    return Record(
+        str(module_key(Path(path))),
+        display,
+        hashlib.sha256(data).hexdigest(),
+        FAILED,
+        findings=[finding],
+        cacheable=False,
+    )
+
+
+def _size(candidates: list[Candidate]) -> int:
+    return sum(len(data) for _, _, data in candidates)
