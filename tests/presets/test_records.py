@@ -43,7 +43,7 @@ def test_every_record_holds_every_part(name: str) -> None:
     assert unknown == set()
     if preset.inline_activities.sources:
         assert preset.remedy("inline-activity"), "an inline activity needs its own remedy"
-    assert preset.versioning in records.VERSIONING_MODELS
+    assert preset.versioning.model in records.VERSIONING_MODELS
 
 
 def _shipped(name: str) -> dict:
@@ -57,7 +57,7 @@ def _shipped(name: str) -> dict:
         ("remedies", "temporal.toml: [remedies] is missing"),
         ("entries", "temporal.toml: [entries] is missing"),
         ("cheap", "temporal.toml: [cheap] is missing"),
-        ("versioning", "temporal.toml: versioning must be one of patching, pinned"),
+        ("versioning", "temporal.toml: [versioning] needs a model, one of patching, pinned"),
     ],
 )
 def test_a_record_missing_a_part_is_refused_naming_the_part(drop: str, message: str) -> None:
@@ -93,8 +93,10 @@ def test_the_readme_has_a_section_and_the_packages_of_every_record() -> None:
 ACME_RECORD = """
 title = "Acme Flows"
 packages = ["acme_flows"]
-versioning = "patching"
 safe = []
+
+[versioning]
+model = "patching"
 
 [entries]
 classes = []

@@ -69,11 +69,55 @@ class Cheap:
 
 
 @dataclass(frozen=True)
+class Versioning:
+    """What `check --base` needs of a framework: its versioning model, the calls and decorated
+    functions its history records as durable commands (by kind), how a target is read from a
+    command's arguments, its version gates and their deprecation, its handler decorators, and
+    how a workflow's registered name is declared. Every pattern matches a resolved path."""
+
+    model: str  # "patching" or "pinned": how a deploy meets runs already in flight
+    commands: dict[str, Patterns] = field(default_factory=dict)  # kind -> calls
+    given: dict[str, tuple[str, Patterns]] = field(default_factory=dict)  # kind -> (keyword, calls)
+    steps: dict[str, Patterns] = field(default_factory=dict)  # kind -> decorators of functions
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> argument keys
+    gates: Patterns = Patterns()  # calls whose truth opens a version gate (patched)
+    deprecations: Patterns = Patterns()  # calls that retire a gate (deprecate_patch)
+    handlers: dict[str, Patterns] = field(default_factory=dict)  # kind -> method decorators
+    name_keyword: str = "name"  # the entry decorator's keyword that sets the registered name
+    name_decorators: Patterns = Patterns()  # decorators whose argument is the registered name
+    patching_when: tuple[str, ...] = ()  # project text that switches a pinned model to patching
+    pinned_when: tuple[str, ...] = ()  # project text that switches a patching model to pinned
+
+    def command_kind(self, path: str, keywords: frozenset[str]) -> str | None:
+        """The kind of durable command a call of `path` is (given its keyword arguments)."""
+        for kind, patterns in self.commands.items():
+            if patterns.matches(path):
+                return kind
+        for kind, (keyword, patterns) in self.given.items():
+            if keyword in keywords and patterns.matches(path):
+                return kind
+        return None
+
+    def step_kind(self, decorators: tuple[str, ...]) -> str | None:
+        """The kind of command calling a function with these decorators is (a DBOS step)."""
+        for kind, patterns in self.steps.items():
+            if any(patterns.matches(path) for path in decorators):
+                return kind
+        return None
+
+    def handler_kind(self, decorators: tuple[str, ...]) -> str | None:
+        for kind, patterns in self.handlers.items():
+            if any(patterns.matches(path) for path in decorators):
+                return kind
+        return None
+
+
+@dataclass(frozen=True)
 class Preset:
     name: str
     title: str
     packages: tuple[str, ...]  # import names: what the prefilter looks for, and annotation roots
-    versioning: str  # "patching" or "pinned": how a deploy meets runs already in flight
+    versioning: Versioning  # how a deploy meets runs in flight, and what `check --base` reads
     workflow_classes: Patterns  # class decorators marking a workflow class
     workflow_methods: Patterns  # its handler decorators: those methods run replayed
     workflow_functions: Patterns  # function decorators: the body is replayed
@@ -96,6 +140,9 @@ class Preset:
 
 
 _TOP_KEYS = {"title", "packages", "versioning", "safe", "entries", "recorded", "cheap"}
+_VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
+_VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
+_VERSIONING_KEYS |= {"pinned-when"}
 _TOP_KEYS |= {"remedies", "fixes"}
 _ENTRY_KEYS = {"classes", "methods", "functions", "registrars", "context-types"}
 _ENTRY_KEYS |= {"context-param", "context-type"}
@@ -148,9 +195,7 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
     remedies = data.get("remedies")
     if not isinstance(remedies, dict) or not all(isinstance(v, str) for v in remedies.values()):
         raise RecordError(f"{where}: [remedies] is missing or holds a value that is no text")
-    versioning = data.get("versioning")
-    if versioning not in VERSIONING_MODELS:
-        raise RecordError(f"{where}: versioning must be one of {', '.join(VERSIONING_MODELS)}")
+    versioning = versioning_facts(where, data.get("versioning"))
     packages = _strings(where, data, "packages")
     if not packages or not isinstance(data.get("title"), str):
         raise RecordError(f"{where}: a record needs a title and at least one package")
@@ -190,6 +235,58 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
     )
 
 
+def versioning_facts(where: str, table: object) -> Versioning:
+    """A record's [versioning] table (also the runtime's own, rules/runtime.toml)."""
+    if not isinstance(table, dict) or table.get("model") not in VERSIONING_MODELS:
+        models = ", ".join(VERSIONING_MODELS)
+        raise RecordError(f"{where}: [versioning] needs a model, one of {models}")
+    place = f"{where} [versioning]"
+    _known(place, table, _VERSIONING_KEYS)
+    given: dict[str, tuple[str, Patterns]] = {}
+    for kind, spec in _subtable(place, table, "given").items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("keyword"), str):
+            raise RecordError(f"{place}: given.{kind} needs a keyword and calls")
+        _known(f"{place} given.{kind}", spec, {"keyword", "calls"})
+        given[kind] = (spec["keyword"], _patterns(f"{place} given.{kind}", spec, "calls"))
+    name_keyword = table.get("name-keyword", "name")
+    if not isinstance(name_keyword, str):
+        raise RecordError(f"{place}: name-keyword must be text")
+    return Versioning(
+        model=table["model"],
+        commands=_kinds(place, table, "commands"),
+        given=given,
+        steps=_kinds(place, table, "steps"),
+        targets={
+            kind: _strings(f"{place} targets", _subtable(place, table, "targets"), kind)
+            for kind in _subtable(place, table, "targets")
+        },
+        gates=_optional_patterns(place, table, "gates"),
+        deprecations=_optional_patterns(place, table, "deprecations"),
+        handlers=_kinds(place, table, "handlers"),
+        name_keyword=name_keyword,
+        name_decorators=_optional_patterns(place, table, "name-decorators"),
+        patching_when=_optional_patterns(place, table, "patching-when").sources,
+        pinned_when=_optional_patterns(place, table, "pinned-when").sources,
+    )
+
+
+def _subtable(where: str, table: dict[str, Any], key: str) -> dict[str, Any]:
+    found = table.get(key, {})
+    if not isinstance(found, dict):
+        raise RecordError(f"{where}: {key} must be a table")
+    return found
+
+
+def _kinds(where: str, table: dict[str, Any], key: str) -> dict[str, Patterns]:
+    """A table of kind -> patterns (`activity = ['temporalio\\.workflow\\.execute_activity']`)."""
+    kinds = _subtable(where, table, key)
+    return {kind: _patterns(f"{where} {key}", kinds, kind) for kind in kinds}
+
+
+def _optional_patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
+    return _patterns(where, table, key) if key in table else Patterns()
+
+
 def records_dir() -> Path:
     return rules_dir() / "frameworks"
 
@@ -226,3 +323,17 @@ def inline_activity(path: str) -> bool:
 
 def preset_packages() -> dict[str, tuple[str, ...]]:
     return {name: preset.packages for name, preset in presets().items()}
+
+
+@lru_cache(maxsize=1)
+def runtime_versioning() -> Versioning:
+    """The replaylint.workflows runtime's versioning facts (rules/runtime.toml): the runtime is
+    no preset, so it keeps only the record schema's [versioning] table."""
+    path = rules_dir() / "runtime.toml"
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise RecordError(f"runtime.toml: invalid TOML: {error}") from None
+    _known("runtime.toml", data, {"versioning"})
+    return versioning_facts("runtime.toml", data.get("versioning"))

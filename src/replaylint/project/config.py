@@ -14,7 +14,7 @@ from typing import Any
 
 from replaylint.core.codes import CATALOG_CODES, Code, is_known_selector, parse_code
 from replaylint.core.paths import printable
-from replaylint.presets.records import preset_names
+from replaylint.presets.records import VERSIONING_MODELS, preset_names
 from replaylint.project.discovery import DEFAULT_EXCLUDES, excluded
 from replaylint.project.prefilter import read_regular
 
@@ -46,6 +46,8 @@ class Config:
     # `replaylint replay`: Temporal workflow classes ("pkg.module:Class", or a module for all of
     # its classes) that histories exported from Temporal are replayed against.
     replay_workflows: tuple[str, ...] = ()
+    # `check --base`: framework -> "patching" or "pinned", in place of its record's model.
+    versioning: dict[str, str] = field(default_factory=dict)
     # Import roots, relative to the configuration's folder (default: that folder and its src/).
     src: tuple[str, ...] = ()
     follow: tuple[str, ...] = ()  # installed packages whose code is read and followed (astroid)
@@ -95,6 +97,7 @@ _KEYS: dict[str, str] = {
     "safe": "strings",
     "activity-decorators": "strings",
     "workflow-decorators": "decorators",
+    "versioning": "versioning",
     "respect-gitignore": "bool",
     "max-module-size": "size",
     "replay-workflows": "strings",
@@ -121,6 +124,18 @@ def _codes(source: str, key: str, value: Any) -> tuple[str, ...]:
         if not is_known_selector(item):
             raise _fail(source, key, f"unknown rule code {item!r}")
     return items
+
+
+def _versioning(source: str, key: str, value: Any) -> dict[str, str]:
+    """`[tool.replaylint.versioning]`: framework = "patching" or "pinned"."""
+    if not isinstance(value, dict):
+        raise _fail(source, key, "expected a table of framework = model")
+    known = (*preset_names(), "runtime")
+    for framework, model in value.items():
+        if framework not in known or model not in VERSIONING_MODELS:
+            expected = f"{', '.join(known)} = {' or '.join(VERSIONING_MODELS)}"
+            raise _fail(source, f"{key}.{framework}", f"expected one of {expected}")
+    return dict(value)
 
 
 def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
@@ -168,13 +183,11 @@ def _validate(source: str, table: dict[str, Any]) -> dict[str, Any]:
                 raise _fail(source, key, "expected a table of decorator = framework")
             for decorator, preset in value.items():
                 if preset not in preset_names():
-                    known = ", ".join(preset_names())
-                    raise _fail(
-                        source,
-                        f"{key}.{decorator}",
-                        f"unknown framework {preset!r} (known: {known})",
-                    )
+                    known = f"unknown framework {preset!r} (known: {', '.join(preset_names())})"
+                    raise _fail(source, f"{key}.{decorator}", known)
             values[name] = dict(value)
+        elif kind == "versioning":
+            values[name] = _versioning(source, key, value)
         elif kind == "per-file":
             if not isinstance(value, dict):
                 raise _fail(source, key, "expected a table of glob = [codes]")
@@ -286,6 +299,10 @@ class Resolver:
         self._configs: dict[Path, Config] = {}
         self._shared: dict[tuple[tuple[str, ...], str | None], Config] = {}
         self._by_folder_name: dict[str, Config] = {}
+
+    def fresh(self) -> Resolver:
+        """The same command-line settings, no folder resolved yet (`check --base`'s base copy)."""
+        return Resolver(self._explicit, self._overrides)
 
     def for_path(self, path: str) -> Config:
         """The settings of a file, or of a folder's own files."""

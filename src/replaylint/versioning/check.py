@@ -1,0 +1,143 @@
+"""`check --base REF`: the workflows of REF and of the working tree read, paired and compared;
+what an old run would trip on, as findings (ADK-V001..V004)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from replaylint.api import needles_for
+from replaylint.core.findings import Finding
+from replaylint.core.paths import display_path
+from replaylint.graph.imports import reached_modules
+from replaylint.project.config import Config, Resolver
+from replaylint.project.discovery import python_files
+from replaylint.project.prefilter import is_candidate
+from replaylint.resolve.model import ModuleInfo
+from replaylint.versioning.findings import Verdicts
+from replaylint.versioning.git import GitError, Repository, copy_of, wanted
+from replaylint.versioning.models import Models
+from replaylint.versioning.pairing import pair
+from replaylint.versioning.side import Module, read_side
+
+
+@dataclass
+class Versioned:
+    """The findings of a comparison with the base, and the problems met (each one line)."""
+
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    compared: int = 0  # workflows found at the base and in the working tree
+
+
+def check_against(
+    base: str, paths: Sequence[str] = (), resolver: Resolver | None = None
+) -> Versioned:
+    """Compare every workflow of the working tree (under `paths`, default: the current folder)
+    with its version at `base` (anything `git rev-parse` accepts). Files named one by one bring
+    in the workflows that reach them, as `check` does. Nothing is checked out."""
+    resolver = resolver or Resolver()
+    paths = list(paths) or ["."]
+    outcome = Versioned()
+    folder = Path(paths[0]) if os.path.isdir(paths[0]) else Path(paths[0]).parent
+    try:
+        repository = Repository((folder if str(folder) else Path(".")).resolve())
+        tree = repository.tree(repository.commit(base))
+    except GitError as error:
+        outcome.errors.append(str(error))
+        return outcome
+    focus: set[str] | None = None
+    if all(os.path.isfile(p) for p in paths):
+        focus = {_relative(repository.root, Path(p)) for p in paths}
+        paths = [str(repository.root)]
+    models = Models(resolver)
+    current = _working_tree(paths, resolver, repository.root, models, outcome.errors)
+    scopes = [_relative(repository.root, Path(p)) for p in paths]
+    with tempfile.TemporaryDirectory(prefix="replaylint-base-") as folder_name:
+        copy = Path(folder_name) / repository.root.name
+        kept = {path: blob for path, blob in tree.items() if wanted(path)}
+        contents = repository.blobs(kept.values())
+        copy_of(kept, contents, copy)
+        earlier = resolver.fresh()
+        old_modules = [
+            Module(copy / path, path, _shown(repository.root, path), contents[blob])
+            for path, blob in sorted(kept.items())
+            if path.endswith(".py") and _in_scope(path, scopes)
+            and _candidate(contents[blob], earlier.for_file(str(copy / path)))
+        ]
+        old, _ = read_side(old_modules, lambda p: earlier.for_file(str(p)), outcome.errors)
+        new, walked = read_side(current, lambda p: resolver.for_file(str(p)), outcome.errors)
+    if focus is not None:
+        old = [w for w in old if w.module in focus]
+        new = [w for w in new if _reaches(walked.get(w.module), focus, repository.root)]
+    pairs = pair(old, new)
+    outcome.compared = len(pairs.same) + len(pairs.renamed)
+    verdicts = Verdicts(models, {m.relative for m in current}, repository.root)
+    outcome.findings = verdicts.findings(pairs)
+    return outcome
+
+
+def _working_tree(
+    paths: list[str], resolver: Resolver, root: Path, models: Models, errors: list[str]
+) -> list[Module]:
+    """The workflow candidates of the working tree under `paths`; every file read also tells
+    the models whether it switches a framework's versioning (DBOS's `enable_patching`)."""
+    found: list[Module] = []
+    for path in paths:
+        top = resolver.for_path(path)
+        files, problems = python_files(
+            [path],
+            exclude=(top.exclude or ()) + top.extend_exclude,
+            default_excludes=top.exclude is None,
+            respect_gitignore=top.respect_gitignore,
+        )
+        errors.extend(problems)
+        for file in files:
+            try:
+                data = Path(file).read_bytes()
+            except OSError as error:
+                errors.append(f"{display_path(file)}: cannot read: {error.strerror}")
+                continue
+            models.scan(data)
+            if _candidate(data, resolver.for_file(file)):
+                relative = _relative(root, Path(file))
+                found.append(Module(Path(file), relative, display_path(file), data))
+    return found
+
+
+_NEEDLES: dict[int, tuple[Config, object]] = {}
+
+
+def _candidate(data: bytes, config: Config) -> bool:
+    """Does the prefilter of `check` read this file as a workflow candidate?"""
+    cached = _NEEDLES.get(id(config))
+    if cached is None or cached[0] is not config:
+        cached = _NEEDLES[id(config)] = (config, needles_for(config))
+    markers, imports = cached[1]  # type: ignore[misc]
+    return is_candidate(data, markers, imports)
+
+
+def _relative(root: Path, path: Path) -> str:
+    relative = os.path.relpath(path.resolve(), root)
+    return "" if relative == "." else relative.replace(os.sep, "/")
+
+
+def _shown(root: Path, relative: str) -> str:
+    """A base module as reports show it: where it is (or would be) in the working tree."""
+    return display_path(str(root / relative))
+
+
+def _in_scope(path: str, scopes: list[str]) -> bool:
+    return any(not scope or path == scope or path.startswith(scope + "/") for scope in scopes)
+
+
+def _reaches(module: ModuleInfo | None, focus: set[str], root: Path) -> bool:
+    if module is None:
+        return False
+    return any(_relative(root, m.path) in focus for m in reached_modules(module))
+
+
+__all__ = ["Versioned", "check_against"]

@@ -1,0 +1,389 @@
+"""The skeleton of each workflow entry, built from one walk of its module: durable commands in
+order, the control flow they sit in, and the project's helpers followed into (as ADK-W005 does)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import libcst as cst
+
+from replaylint.presets.records import Versioning
+from replaylint.resolve.facts import Call
+from replaylint.resolve.model import Func, FunctionInfo
+from replaylint.resolve.values import Const, Ext, Value
+from replaylint.versioning.model import (
+    Block,
+    Branches,
+    Command,
+    Deprecation,
+    Gate,
+    Guarded,
+    Item,
+    Loop,
+)
+from replaylint.versioning.places import Places
+
+MAX_DEPTH = 12  # helper frames followed, as ADK-W005's chains are cut
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+class Calls:
+    """The facts the walk emitted for calls of values outside the checked code, by call node."""
+
+    subscribed: frozenset[type] = frozenset({Call})
+
+    def __init__(self) -> None:
+        self.by_node: dict[int, Call] = {}
+
+    def emit(self, fact: object) -> None:
+        if isinstance(fact, Call):
+            self.by_node[id(fact.node)] = fact
+
+
+class Builder:
+    """Builds the skeleton of one entry function; helpers are inlined at their call."""
+
+    def __init__(
+        self,
+        calls: Calls,
+        helpers: dict[int, list[FunctionInfo]],
+        facts: Versioning,
+        places: Places,
+        name_of: Callable[[FunctionInfo], str],
+        children: frozenset[str] = frozenset(),
+        context: str = "",
+    ) -> None:
+        self.calls = calls
+        self.helpers = helpers
+        self.facts = facts
+        self.places = places
+        self.name_of = name_of  # the registered name of a step or child workflow function
+        self.children = children  # frameworks where calling a workflow starts a child
+        self.context = context  # the resolved path an unannotated run context stands for
+        self._inlining: list[int] = []
+        self._gate_names: dict[str, str] = {}
+        self._function: FunctionInfo | None = None
+        self._statement: cst.CSTNode | None = None
+
+    # ------------------------------------------------------------------ functions
+
+    def build(self, function: FunctionInfo) -> Block:
+        self._inlining = [id(function)]
+        return self._body(function)
+
+    def _body(self, function: FunctionInfo) -> Block:
+        outer = (self._function, self._gate_names, self._statement)
+        self._function, self._gate_names = function, {}
+        try:
+            node = function.node
+            if isinstance(node, cst.FunctionDef):
+                return tuple(self._statements(_suite(node.body)))
+            if isinstance(node, cst.Lambda):
+                return tuple(self._expression(node.body))
+            return ()
+        finally:
+            self._function, self._gate_names, self._statement = outer
+
+    def _inline(self, target: FunctionInfo) -> list[Item]:
+        if id(target) in self._inlining or len(self._inlining) >= MAX_DEPTH:
+            return []  # recursion: the commands of the first frame stand for it
+        self._inlining.append(id(target))
+        try:
+            items = self._body(target)
+        finally:
+            self._inlining.pop()
+        statement = self._statement
+        return [self.places.restated(item, self._function, statement) for item in items]
+
+    # ------------------------------------------------------------------ statements
+
+    def _statements(self, statements: Iterable[cst.CSTNode]) -> list[Item]:
+        items: list[Item] = []
+        for statement in statements:
+            self._statement = statement
+            items.extend(self._statement_items(statement))
+            if _ends_block(statement):
+                break  # what follows a return or raise never runs
+        return items
+
+    def _statement_items(self, node: cst.CSTNode) -> list[Item]:
+        if isinstance(node, cst.SimpleStatementLine):
+            items: list[Item] = []
+            for small in node.body:
+                self._remember_gate(small)
+                items.extend(self._expression(small))
+            return items
+        if isinstance(node, cst.If):
+            return self._if(node)
+        if isinstance(node, (cst.For, cst.While)):
+            head = node.iter if isinstance(node, cst.For) else node.test
+            items = self._expression(head)
+            body = self._block(node.body)
+            if body:
+                items.append(Loop(body, self.places.at(self._function, node, node)))
+            if node.orelse is not None:
+                items.extend(self._block(node.orelse.body, tuple_=False))
+            return items
+        if isinstance(node, (cst.Try, cst.TryStar)):
+            return self._try(node)
+        if isinstance(node, cst.With):
+            items = [i for w in node.items for i in self._expression(w.item)]
+            return items + list(self._block(node.body))
+        if isinstance(node, cst.Match):
+            arms = tuple(self._block(case.body) for case in node.cases)
+            items = self._expression(node.subject)
+            if any(arms):
+                items.append(Branches((*arms, ()), self.places.at(self._function, node, node)))
+            return items
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            return []  # defined, not run: a call of it is followed where it is made
+        return self._expression(node)
+
+    def _block(self, suite: cst.BaseSuite | Sequence[cst.CSTNode], tuple_: bool = True) -> Block:
+        statements = _suite(suite) if isinstance(suite, cst.BaseSuite) else suite
+        saved = self._statement
+        try:
+            return tuple(self._statements(statements))
+        finally:
+            self._statement = saved
+
+    def _if(self, node: cst.If) -> list[Item]:
+        test, negated = _unnegated(node.test)
+        patch = self._gate(test)
+        orelse: Block = ()
+        if isinstance(node.orelse, cst.If):
+            saved = self._statement
+            self._statement = node.orelse
+            orelse = tuple(self._if(node.orelse))
+            self._statement = saved
+        elif isinstance(node.orelse, cst.Else):
+            orelse = self._block(node.orelse.body)
+        body = self._block(node.body)
+        if patch is not None:
+            new, old = (orelse, body) if negated else (body, orelse)
+            where = self.places.at(self._function, _call_of(test) or test, self._statement)
+            return [Gate(patch, new, old, where)]
+        items = self._expression(node.test)
+        if body or orelse:
+            where = self.places.at(self._function, node, self._statement)
+            items.append(Branches((body, orelse), where))
+        return items
+
+    def _try(self, node: cst.Try | cst.TryStar) -> list[Item]:
+        body = self._block(node.body)
+        if node.orelse is not None:
+            body += self._block(node.orelse.body)
+        handlers = tuple(self._block(h.body) for h in node.handlers)
+        final = self._block(node.finalbody.body) if node.finalbody is not None else ()
+        if not any(handlers) and not final:
+            return list(body)  # nothing but the body issues commands: the try changes nothing
+        return [Guarded(body, handlers, final, self.places.at(self._function, node, node))]
+
+    # ------------------------------------------------------------------ gates
+
+    def _gate(self, test: cst.BaseExpression) -> str | None:
+        """The patch id when `test` asks a version gate (or names a local that holds one)."""
+        if isinstance(test, cst.Name):
+            return self._gate_names.get(test.value)
+        call = _call_of(test)
+        fact = self.calls.by_node.get(id(call)) if call is not None else None
+        path = self._path(call, fact) if call is not None else ""
+        if call is not None and path and self.facts.gates.matches(path):
+            return _text_argument(call, fact, ("0", "patch_id", "patch_name", "name"))
+        return None
+
+    def _remember_gate(self, small: cst.BaseSmallStatement) -> None:
+        """`use_new = workflow.patched("x")`: a later `if use_new:` is that gate."""
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            patch = self._gate(small.value)
+            if isinstance(target, cst.Name) and patch is not None:
+                self._gate_names[target.value] = patch
+
+    # ------------------------------------------------------------------ expressions
+
+    def _expression(self, node: cst.CSTNode) -> list[Item]:
+        """The commands an expression issues, in evaluation order (arguments before the call)."""
+        if isinstance(node, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            return []
+        if isinstance(node, _COMPREHENSIONS):
+            return self._comprehension(node)
+        if isinstance(node, cst.IfExp):
+            items = self._expression(node.test)
+            arms = (tuple(self._expression(node.body)), tuple(self._expression(node.orelse)))
+            if any(arms):
+                items.append(Branches(arms, self.places.at(self._function, node, self._statement)))
+            return items
+        if isinstance(node, cst.BooleanOperation):
+            items = self._expression(node.left)
+            right = tuple(self._expression(node.right))
+            if right:
+                where = self.places.at(self._function, node, self._statement)
+                items.append(Branches((right, ()), where))
+            return items
+        items = [item for child in node.children for item in self._expression(child)]
+        if isinstance(node, cst.Call):
+            items.extend(self._call(node))
+        return items
+
+    def _comprehension(self, node: cst.CSTNode) -> list[Item]:
+        loop = node.for_in  # type: ignore[attr-defined]
+        items = self._expression(loop.iter)
+        inner: list[Item] = []
+        part: cst.CSTNode | None = loop
+        while isinstance(part, cst.CompFor):
+            inner += [i for cond in part.ifs for i in self._expression(cond.test)]
+            part = part.inner_for_in
+            if part is not None:
+                inner += self._expression(part.iter)
+        for element in _elements(node):
+            inner += self._expression(element)
+        if inner:
+            items.append(Loop(tuple(inner), self.places.at(self._function, node, self._statement)))
+        return items
+
+    def _call(self, node: cst.Call) -> list[Item]:
+        fact = self.calls.by_node.get(id(node))
+        path = self._path(node, fact)
+        if path:
+            found = self._framework_call(node, fact, path)
+            if found is not None:
+                return [found]
+        items: list[Item] = []
+        for target in self.helpers.get(id(node), ()):
+            items.extend(self._helper_call(node, target))
+        return items
+
+    def _path(self, node: cst.Call, fact: Call | None) -> str:
+        if fact is not None:
+            return fact.path
+        # An unannotated run context the walk does not bind (the runtime's `ctx`).
+        func = node.func
+        if self.context and isinstance(func, cst.Attribute):
+            chain = _attribute_chain(func)
+            params = _parameters(self._function)
+            if chain and params and chain[0] == params[0]:
+                return ".".join([self.context, *chain[1:]])
+        return ""
+
+    def _framework_call(self, node: cst.Call, fact: Call | None, path: str) -> Item | None:
+        where = self.places.at(self._function, node, self._statement)
+        if self.facts.deprecations.matches(path):
+            patch = _text_argument(node, fact, ("0", "patch_id", "patch_name", "name"))
+            return Deprecation(patch or "", where)
+        keywords = frozenset(a.keyword.value for a in node.args if a.keyword is not None)
+        kind = self.facts.command_kind(path, keywords)
+        if kind is None:
+            return None
+        keys = self.facts.targets.get(kind, ("0",))
+        return Command(kind, self._target(node, fact, keys), where)
+
+    def _target(self, node: cst.Call, fact: Call | None, keys: tuple[str, ...]) -> str:
+        """The activity or child workflow type: a function's registered name, a string given,
+        or the last part of an installed function's path."""
+        for value in _argument_values(node, fact, keys):
+            if isinstance(value, Func):
+                return self.name_of(value.info)
+            if isinstance(value, Const) and isinstance(value.value, str):
+                return value.value
+            if isinstance(value, Ext):
+                return value.path.rsplit(".", 1)[-1].replace("()", "")
+        written = _argument_nodes(node, keys)
+        return _written_name(written[0]) if written else ""
+
+    def _helper_call(self, node: cst.Call, target: FunctionInfo) -> list[Item]:
+        where = self.places.at(self._function, node, self._statement)
+        kind = self.facts.step_kind(target.decorators)
+        if kind is not None:
+            return [Command(kind, self.name_of(target), where)]
+        if target.entry is not None and target.entry in self.children:
+            return [Command("child workflow", self.name_of(target), where)]
+        if target.is_exempt():
+            return []  # a recorded zone of another kind: served from history, no command here
+        return self._inline(target)
+
+
+def _suite(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    return suite.body if isinstance(suite, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+
+
+def _ends_block(statement: cst.CSTNode) -> bool:
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in statement.body)
+    return False
+
+
+def _unnegated(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool]:
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, not negated
+    return test, negated
+
+
+def _call_of(expr: cst.BaseExpression) -> cst.Call | None:
+    """The call an expression is, through `await` (`if await DBOS.patch_async("x"):`)."""
+    if isinstance(expr, cst.Await):
+        expr = expr.expression
+    return expr if isinstance(expr, cst.Call) else None
+
+
+def _argument_nodes(node: cst.Call, keys: Sequence[str]) -> list[cst.BaseExpression]:
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    found = []
+    for key in keys:
+        if key.isdigit():
+            if int(key) < len(positional):
+                found.append(positional[int(key)])
+        else:
+            found += [a.value for a in node.args if a.keyword is not None and a.keyword.value == key]
+    return found
+
+
+def _argument_values(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> list[Value]:
+    if fact is None or not fact.values:
+        return []
+    by_node = dict(zip([id(a.value) for a in node.args], fact.values))
+    return [by_node[id(n)] for n in _argument_nodes(node, keys) if id(n) in by_node]
+
+
+def _text_argument(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> str | None:
+    for value in _argument_values(node, fact, keys):
+        if isinstance(value, Const) and isinstance(value.value, str):
+            return value.value
+    for arg in _argument_nodes(node, keys):
+        if isinstance(arg, cst.SimpleString):
+            return str(arg.evaluated_value)
+    return None
+
+
+def _written_name(expr: cst.BaseExpression) -> str:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    if isinstance(expr, cst.SimpleString):
+        return str(expr.evaluated_value)
+    return ""
+
+
+def _attribute_chain(expr: cst.BaseExpression) -> list[str]:
+    parts: list[str] = []
+    while isinstance(expr, cst.Attribute):
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if not isinstance(expr, cst.Name):
+        return []
+    return [expr.value, *reversed(parts)]
+
+
+def _parameters(function: FunctionInfo | None) -> list[str]:
+    node = function.node if function is not None else None
+    if not isinstance(node, cst.FunctionDef):
+        return []
+    return [p.name.value for p in node.params.params]
+
+
+def _elements(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.DictComp):
+        return [node.key, node.value]
+    return [node.elt]  # type: ignore[attr-defined]
