@@ -106,6 +106,7 @@ def cli() -> None:
 )
 @click.option("--no-cache", is_flag=True, help="Read and check every file afresh.")
 @_CACHE_DIR
+@click.option("--base", metavar="REF", help="Also compare each workflow with its version at REF.")
 def check(
     paths: tuple[str, ...],
     output_format: str,
@@ -126,6 +127,7 @@ def check(
     jobs: int,
     no_cache: bool,
     cache_dir: str | None,
+    base: str | None,
 ) -> None:
     """Check PATHS (default: the current directory); `-` reads a module from stdin."""
     from replaylint.project.config import ConfigError
@@ -158,6 +160,8 @@ def check(
         if add_ignore or fix or diff:
             option = "--add-ignore" if add_ignore else "--fix" if fix else "--diff"
             _usage_error(f"{option} edits files; it cannot read a module from stdin")
+        if base is not None:
+            _usage_error("--base compares files in git; it cannot read a module from stdin")
         stdin = (stdin_filename or "<stdin>", sys.stdin.buffer.read())
     elif not files:
         files = ["."]
@@ -165,7 +169,9 @@ def check(
     engine = _Engine(None if no_cache else _cache(cache_dir), jobs or _all_cores())
 
     def checked() -> ReplayReport:
-        return _checked(files, stdin, resolver, selected, ignored, debug, quiet or debug, engine)
+        return _checked(
+            files, stdin, resolver, selected, ignored, debug, quiet or debug, engine, base
+        )
 
     if add_ignore:
         from replaylint.suppressions.add_ignore import suppress_all
@@ -210,6 +216,7 @@ def _checked(
     debug: bool,
     quiet: bool,
     engine: _Engine,
+    base: str | None = None,
 ) -> ReplayReport:
     """One run of the check, with a progress bar when one is wanted; any failure is exit 2."""
     from replaylint.api import run
@@ -227,6 +234,9 @@ def _checked(
             cache=engine.cache,
             jobs=engine.jobs,
         )
+        if base is not None:  # each workflow against its version at `base` (ADK-V001..V004)
+            from replaylint.versioning import add_comparison
+            add_comparison(outcome, base, files, resolver)
         return report_from(outcome, Selection(resolver, selected, ignored))
     except ConfigError as error:  # a file's own settings are read when it is reached
         _usage_error(str(error))

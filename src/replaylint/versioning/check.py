@@ -11,6 +11,7 @@ from pathlib import Path
 
 from replaylint.api import needles_for
 from replaylint.core.findings import Finding
+from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path
 from replaylint.graph.imports import reached_modules
 from replaylint.project.config import Config, Resolver
@@ -68,8 +69,13 @@ def check_against(
             if path.endswith(".py") and _in_scope(path, scopes)
             and _candidate(contents[blob], earlier.for_file(str(copy / path)))
         ]
-        old, _ = read_side(old_modules, lambda p: earlier.for_file(str(p)), outcome.errors)
+        old, read = read_side(old_modules, lambda p: earlier.for_file(str(p)), outcome.errors)
         new, walked = read_side(current, lambda p: resolver.for_file(str(p)), outcome.errors)
+    # A module one side cannot parse (the check reports it as ADK-E001) is compared on neither.
+    unread = {m.relative for m in old_modules if m.relative not in read}
+    unread |= {m.relative for m in current if m.relative not in walked}
+    old = [w for w in old if w.module not in unread]
+    new = [w for w in new if w.module not in unread]
     if focus is not None:
         old = [w for w in old if w.module in focus]
         new = [w for w in new if _reaches(walked.get(w.module), focus, repository.root)]
@@ -78,6 +84,16 @@ def check_against(
     verdicts = Verdicts(models, {m.relative for m in current}, repository.root)
     outcome.findings = verdicts.findings(pairs)
     return outcome
+
+
+def add_comparison(
+    outcome: Outcome, base: str, paths: Sequence[str], resolver: Resolver | None = None
+) -> None:
+    """`check --base`: the comparison's findings and errors added to a check's outcome, before
+    the selection (select, ignore, per-file ignores) is applied to them all."""
+    versioned = check_against(base, paths, resolver)
+    outcome.findings += versioned.findings
+    outcome.errors += versioned.errors
 
 
 def _working_tree(

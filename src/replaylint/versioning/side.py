@@ -43,7 +43,8 @@ def read_side(
     modules: list[Module], config_of: Callable[[Path], Config], errors: list[str]
 ) -> tuple[list[Workflow], dict[str, ModuleInfo]]:
     """The workflows of the modules (grouped by their settings, one walk each) and the walked
-    modules by their path from the repository's root."""
+    modules by their path from the repository's root (a module that cannot be read is not
+    among them: its workflows are neither compared nor taken for removed)."""
     groups: dict[int, tuple[Config, list[Module]]] = {}
     for module in modules:
         config = config_of(module.path)
@@ -69,7 +70,9 @@ def _read_group(
         try:
             loaded[member.relative] = project.load(member.path, member.data, display=member.shown)
         except (ParseFailure, RecursionError) as failure:
-            errors.append(f"{member.shown}: the base's version cannot be compared: {failure}")
+            log.debug("%s: cannot be compared: %s", member.shown, failure)
+        except Exception as error:  # a bug of ours: say where, compare the other modules
+            errors.append(f"{member.shown}: internal error: {type(error).__name__}: {error}")
     modules = [m for m in project.modules.values() if m is not None]
     helpers: dict[int, list[FunctionInfo]] = {}
     for module in modules:
