@@ -21,7 +21,8 @@ from replaylint.resolve.model import ModuleInfo
 from replaylint.versioning.findings import Verdicts
 from replaylint.versioning.git import GitError, Repository, copy_of, wanted
 from replaylint.versioning.models import Models
-from replaylint.versioning.pairing import pair
+from replaylint.versioning.model import Workflow
+from replaylint.versioning.pairing import Pairs, pair
 from replaylint.versioning.side import Module, read_side
 
 
@@ -76,10 +77,17 @@ def check_against(
     unread |= {m.relative for m in current if m.relative not in walked}
     old = [w for w in old if w.module not in unread]
     new = [w for w in new if w.module not in unread]
-    if focus is not None:
-        old = [w for w in old if w.module in focus]
-        new = [w for w in new if _reaches(walked.get(w.module), focus, repository.root)]
     pairs = pair(old, new)
+    if focus is not None:  # the workflows that reach a file named, and those removed from one
+
+        def named(workflow: Workflow) -> bool:
+            return _reaches(walked.get(workflow.module), focus, repository.root)
+
+        pairs = Pairs(
+            [p for p in pairs.same if named(p[1])],
+            [p for p in pairs.renamed if named(p[1])],
+            [w for w in pairs.removed if w.module in focus],
+        )
     outcome.compared = len(pairs.same) + len(pairs.renamed)
     verdicts = Verdicts(models, {m.relative for m in current}, repository.root)
     outcome.findings = verdicts.findings(pairs)
