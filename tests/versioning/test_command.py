@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 
 from click.testing import CliRunner
+from tests.versioning.repos import git, inside, repository
 
 from replaylint.cli.main import cli
-from tests.versioning.repos import git, inside, repository
 
 FLOW = """
 import time

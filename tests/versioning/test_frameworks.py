@@ -11,7 +11,10 @@ from replaylint.versioning.examples import run_pair
 
 
 def _pair(name: str, base: str, new: str, **more: str) -> dict[str, str]:
-    files = {f"base/{name}": textwrap.dedent(base).lstrip(), f"new/{name}": textwrap.dedent(new).lstrip()}
+    files = {
+        f"base/{name}": textwrap.dedent(base).lstrip(),
+        f"new/{name}": textwrap.dedent(new).lstrip(),
+    }
     files.update({k: textwrap.dedent(v).lstrip() for k, v in more.items()})
     return files
 
@@ -50,19 +53,34 @@ def dbos(body: str, patching: bool = True) -> str:
 
 
 DBOS_CASES = {
-    "steps swapped": ("reserve(order)\ncharge(order)", "charge(order)  # expect: ADK-V001\nreserve(order)"),
-    "sleep removed": ("reserve(order)\nDBOS.sleep(5)\ncharge(order)", "reserve(order)\ncharge(order)  # expect: ADK-V001"),
-    "send added": ("reserve(order)", "DBOS.send('audit', order)  # expect: ADK-V001\nreserve(order)"),
+    "steps swapped": (
+        "reserve(order)\ncharge(order)",
+        "charge(order)  # expect: ADK-V001\nreserve(order)",
+    ),
+    "sleep removed": (
+        "reserve(order)\nDBOS.sleep(5)\ncharge(order)",
+        "reserve(order)\ncharge(order)  # expect: ADK-V001",
+    ),
+    "send added": (
+        "reserve(order)",
+        "DBOS.send('audit', order)  # expect: ADK-V001\nreserve(order)",
+    ),
     "child workflow replaced a step": (
-        "reserve(order)", "DBOS.start_workflow(checkout, order)  # expect: ADK-V001"),
+        "reserve(order)",
+        "DBOS.start_workflow(checkout, order)  # expect: ADK-V001",
+    ),
     "patch keeps the old steps": (
-        "reserve(order)", "if DBOS.patch('charge-first'):\n    charge(order)\nelse:\n    reserve(order)"),
+        "reserve(order)",
+        "if DBOS.patch('charge-first'):\n    charge(order)\nelse:\n    reserve(order)",
+    ),
     "patch removed outright": (
         "if DBOS.patch('charge-first'):\n    charge(order)\nreserve(order)",
-        "charge(order)  # expect: ADK-V003\nreserve(order)"),
+        "charge(order)  # expect: ADK-V003\nreserve(order)",
+    ),
     "patch deprecated": (
         "if DBOS.patch('charge-first'):\n    charge(order)\nreserve(order)",
-        "DBOS.deprecate_patch('charge-first')\ncharge(order)\nreserve(order)"),
+        "DBOS.deprecate_patch('charge-first')\ncharge(order)\nreserve(order)",
+    ),
     "step arguments changed": ("reserve(order)", "reserve(order + '-2')"),
 }
 
@@ -93,8 +111,9 @@ def test_the_model_is_overridden_per_framework() -> None:
     files["new/pyproject.toml"] = settings
     files["base/pyproject.toml"] = settings
     _agrees(files)
-    temporal = _pair("flow.py", TEMPORAL.format(first="a", second="b"),
-                     TEMPORAL.format(first="b", second="a"))
+    temporal = _pair(
+        "flow.py", TEMPORAL.format(first="a", second="b"), TEMPORAL.format(first="b", second="a")
+    )
     temporal["new/pyproject.toml"] = '[tool.replaylint.versioning]\ntemporal = "pinned"\n'
     _agrees(temporal)
 
@@ -145,17 +164,48 @@ def runtime(body: str, helper: str = "pass") -> str:
 
 
 RUNTIME_CASES = {
-    "activity added": ("authorize('t')", "authorize('t')\ncapture('t')  # expect: ADK-V001", "pass", "pass"),
-    "timer removed": ("ctx.sleep(60)\nauthorize('t')", "authorize('t')  # expect: ADK-V001", "pass", "pass"),
-    "patch applied": ("authorize('t')", "if ctx.patched('capture'):\n    capture('t')\nauthorize('t')", "pass", "pass"),
-    "Patches.applied": ("authorize('t')", "if ctx.patches.applied('capture'):\n    capture('t')\nauthorize('t')", "pass", "pass"),
-    "patch removed": ("if ctx.patched('capture'):\n    capture('t')\nauthorize('t')",
-                      "capture('t')  # expect: ADK-V003\nauthorize('t')", "pass", "pass"),
-    "patch deprecated": ("if ctx.patched('capture'):\n    capture('t')\nauthorize('t')",
-                         "ctx.deprecate_patch('capture')\ncapture('t')\nauthorize('t')", "pass", "pass"),
+    "activity added": (
+        "authorize('t')",
+        "authorize('t')\ncapture('t')  # expect: ADK-V001",
+        "pass",
+        "pass",
+    ),
+    "timer removed": (
+        "ctx.sleep(60)\nauthorize('t')",
+        "authorize('t')  # expect: ADK-V001",
+        "pass",
+        "pass",
+    ),
+    "patch applied": (
+        "authorize('t')",
+        "if ctx.patched('capture'):\n    capture('t')\nauthorize('t')",
+        "pass",
+        "pass",
+    ),
+    "Patches.applied": (
+        "authorize('t')",
+        "if ctx.patches.applied('capture'):\n    capture('t')\nauthorize('t')",
+        "pass",
+        "pass",
+    ),
+    "patch removed": (
+        "if ctx.patched('capture'):\n    capture('t')\nauthorize('t')",
+        "capture('t')  # expect: ADK-V003\nauthorize('t')",
+        "pass",
+        "pass",
+    ),
+    "patch deprecated": (
+        "if ctx.patched('capture'):\n    capture('t')\nauthorize('t')",
+        "ctx.deprecate_patch('capture')\ncapture('t')\nauthorize('t')",
+        "pass",
+        "pass",
+    ),
     "helper gains a model call": (
-        "_screen(ctx, 't')\nauthorize('t')", "_screen(ctx, 't')\nauthorize('t')", "pass",
-        "model_call_activity(print, model='m')  # expect: ADK-V001"),
+        "_screen(ctx, 't')\nauthorize('t')",
+        "_screen(ctx, 't')\nauthorize('t')",
+        "pass",
+        "model_call_activity(print, model='m')  # expect: ADK-V001",
+    ),
 }
 
 
@@ -206,24 +256,51 @@ def hello(city: str) -> str:
 """
 
 ORCHESTRATION_CASES = {
-    "durabletask activity added before": (DURABLETASK, "yield ctx.call_activity(hello, input='a')",
-        "yield ctx.call_activity(bye, input='a')  # expect: ADK-V001\nyield ctx.call_activity(hello, input='a')"),
-    "durabletask timer removed": (DURABLETASK, "yield ctx.create_timer(5)\nyield ctx.call_activity(hello, input='a')",
-        "yield ctx.call_activity(hello, input='a')  # expect: ADK-V001"),
-    "durabletask external event renamed": (DURABLETASK, "yield ctx.wait_for_external_event('approval')",
-        "yield ctx.wait_for_external_event('approved')  # expect: ADK-V001"),
-    "durabletask sub-orchestration added": (DURABLETASK, "yield ctx.call_activity(hello, input='a')",
-        "yield ctx.call_activity(hello, input='a')\nyield ctx.call_sub_orchestrator(sequence)  # expect: ADK-V001"),
-    "durabletask input changed": (DURABLETASK, "yield ctx.call_activity(hello, input='a')",
-        "yield ctx.call_activity(hello, input='b')"),
-    "azure activity renamed": (AZURE, "yield context.call_activity('hello', 'Tokyo')",
-        "yield context.call_activity('hello2', 'Tokyo')  # expect: ADK-V001"),
-    "azure timer added": (AZURE, "yield context.call_activity('hello', 'Tokyo')",
-        "yield context.create_timer(context.current_utc_datetime)  # expect: ADK-V001\nyield context.call_activity('hello', 'Tokyo')"),
-    "azure entity call removed": (AZURE, "yield context.call_entity(df.EntityId('Counter', 'a'), 'add')\nyield context.call_activity('hello', 'x')",
-        "yield context.call_activity('hello', 'x')  # expect: ADK-V001"),
-    "azure input changed": (AZURE, "yield context.call_activity('hello', 'Tokyo')",
-        "yield context.call_activity('hello', 'Paris')"),
+    "durabletask activity added before": (
+        DURABLETASK,
+        "yield ctx.call_activity(hello, input='a')",
+        "yield ctx.call_activity(bye, input='a')  # expect: ADK-V001\nyield ctx.call_activity(hello, input='a')",
+    ),
+    "durabletask timer removed": (
+        DURABLETASK,
+        "yield ctx.create_timer(5)\nyield ctx.call_activity(hello, input='a')",
+        "yield ctx.call_activity(hello, input='a')  # expect: ADK-V001",
+    ),
+    "durabletask external event renamed": (
+        DURABLETASK,
+        "yield ctx.wait_for_external_event('approval')",
+        "yield ctx.wait_for_external_event('approved')  # expect: ADK-V001",
+    ),
+    "durabletask sub-orchestration added": (
+        DURABLETASK,
+        "yield ctx.call_activity(hello, input='a')",
+        "yield ctx.call_activity(hello, input='a')\nyield ctx.call_sub_orchestrator(sequence)  # expect: ADK-V001",
+    ),
+    "durabletask input changed": (
+        DURABLETASK,
+        "yield ctx.call_activity(hello, input='a')",
+        "yield ctx.call_activity(hello, input='b')",
+    ),
+    "azure activity renamed": (
+        AZURE,
+        "yield context.call_activity('hello', 'Tokyo')",
+        "yield context.call_activity('hello2', 'Tokyo')  # expect: ADK-V001",
+    ),
+    "azure timer added": (
+        AZURE,
+        "yield context.call_activity('hello', 'Tokyo')",
+        "yield context.create_timer(context.current_utc_datetime)  # expect: ADK-V001\nyield context.call_activity('hello', 'Tokyo')",
+    ),
+    "azure entity call removed": (
+        AZURE,
+        "yield context.call_entity(df.EntityId('Counter', 'a'), 'add')\nyield context.call_activity('hello', 'x')",
+        "yield context.call_activity('hello', 'x')  # expect: ADK-V001",
+    ),
+    "azure input changed": (
+        AZURE,
+        "yield context.call_activity('hello', 'Tokyo')",
+        "yield context.call_activity('hello', 'Paris')",
+    ),
 }
 
 
@@ -249,7 +326,9 @@ class Approval:{mark}
         return self.done
 {handlers}"""
 
-APPROVE = "\n    @workflow.signal\n    async def approve(self) -> None:{mark}\n        self.done = True\n"
+APPROVE = (
+    "\n    @workflow.signal\n    async def approve(self) -> None:{mark}\n        self.done = True\n"
+)
 
 
 def handlers(text: str = APPROVE, mark: str = "", name: str = "", class_mark: str = "") -> str:
@@ -268,7 +347,13 @@ def test_handler_renamed_and_kept() -> None:
     kept = renamed.replace("@workflow.signal", "@workflow.signal(name='approve')")
     _agrees(_pair("approvals.py", handlers(), handlers(kept)))
     update = APPROVE.replace("signal", "update")
-    _agrees(_pair("approvals.py", handlers(update), handlers(update.replace("approve", "ok"), mark="  # expect: ADK-V004")))
+    _agrees(
+        _pair(
+            "approvals.py",
+            handlers(update),
+            handlers(update.replace("approve", "ok"), mark="  # expect: ADK-V004"),
+        )
+    )
 
 
 def test_workflow_renamed_removed_and_moved() -> None:
@@ -276,12 +361,19 @@ def test_workflow_renamed_removed_and_moved() -> None:
     _agrees(_pair("approvals.py", handlers(), renamed))
     kept = handlers(name='(name="Approval")').replace("class Approval:", "class Approved:")
     _agrees(_pair("approvals.py", handlers(), kept))
-    removed = {"base/approvals.py": handlers(), "base/other.py": "import os\n",
-               "new/approvals.py": "# expect: ADK-V002\nimport os\n", "new/other.py": "import os\n"}
+    removed = {
+        "base/approvals.py": handlers(),
+        "base/other.py": "import os\n",
+        "new/approvals.py": "# expect: ADK-V002\nimport os\n",
+        "new/other.py": "import os\n",
+    }
     _agrees(removed)
     moved = {"base/approvals.py": handlers(), "new/flows/approvals_v2.py": handlers()}
     _agrees(moved)
-    module_gone = {"base/approvals.py": handlers(), "base/keep.py": "import os\n",
-                   "new/keep.py": "import os\n"}
+    module_gone = {
+        "base/approvals.py": handlers(),
+        "base/keep.py": "import os\n",
+        "new/keep.py": "import os\n",
+    }
     missing, unexpected = run_pair(module_gone)
     assert [u.split(": ADK-")[0] for u in unexpected] == ["approvals.py:1"], unexpected

@@ -12,14 +12,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from replaylint.api.testing import expectations
-from replaylint.versioning.examples import run_pair
-from replaylint.versioning.side import Module, read_side
-from replaylint.project.config import Config
 from tests.versioning.temporal_history import commands, history
 
-MODULE = '''
+from replaylint.api.testing import expectations
+from replaylint.project.config import Config
+from replaylint.versioning.examples import run_pair
+from replaylint.versioning.side import Module, read_side
+
+MODULE = """
 from datetime import timedelta
 
 from temporalio import activity, workflow
@@ -48,7 +48,7 @@ class Checkout:
     async def run(self, order: str) -> str:{mark}
 {body}
         return order
-{helpers}'''
+{helpers}"""
 
 CHARGE = "await workflow.execute_activity(charge_card, order, start_to_close_timeout=T)"
 RESERVE = "await workflow.execute_activity(reserve, order, start_to_close_timeout=T)"
@@ -76,86 +76,197 @@ V001, V003 = "  # expect: ADK-V001", "  # expect: ADK-V003"
 # name -> (base body, new body, the branch the recorded run took at a gate, new's def marker,
 # base helpers, new helpers)
 CASES: dict[str, tuple[str, str, str, str, str, str]] = {
-    "activity added before": (
-        lines(CHARGE), lines(RESERVE + V001, CHARGE), "old", "", "", ""),
-    "activity added at the end": (
-        lines(CHARGE), lines(CHARGE, RESERVE + V001), "old", "", "", ""),
+    "activity added before": (lines(CHARGE), lines(RESERVE + V001, CHARGE), "old", "", "", ""),
+    "activity added at the end": (lines(CHARGE), lines(CHARGE, RESERVE + V001), "old", "", "", ""),
     "activity removed between two": (
-        lines(CHARGE, RESERVE, NOTIFY), lines(CHARGE, NOTIFY + V001), "old", "", "", ""),
+        lines(CHARGE, RESERVE, NOTIFY),
+        lines(CHARGE, NOTIFY + V001),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "last activity removed": (lines(CHARGE, RESERVE), lines(CHARGE), "old", V001, "", ""),
     "two activities swapped": (
-        lines(CHARGE, RESERVE), lines(RESERVE + V001, CHARGE), "old", "", "", ""),
+        lines(CHARGE, RESERVE),
+        lines(RESERVE + V001, CHARGE),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "activity type changed": (lines(CHARGE), lines(NOTIFY + V001), "old", "", "", ""),
     "timer removed": (
-        lines(CHARGE, SLEEP, RESERVE), lines(CHARGE, RESERVE + V001), "old", "", "", ""),
+        lines(CHARGE, SLEEP, RESERVE),
+        lines(CHARGE, RESERVE + V001),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "timer added": (
-        lines(CHARGE, RESERVE), lines(CHARGE, SLEEP + V001, RESERVE), "old", "", "", ""),
+        lines(CHARGE, RESERVE),
+        lines(CHARGE, SLEEP + V001, RESERVE),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "timer became an activity": (lines(SLEEP), lines(CHARGE + V001), "old", "", "", ""),
     "new gate whose old branch differs": (
         lines(CHARGE, RESERVE),
         lines(gate("reserve-first", RESERVE, NOTIFY + V001), RESERVE),
-        "old", "", "", ""),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "change in the new branch of an existing gate": (
         lines(gate("notify", NOTIFY), CHARGE),
         lines(gate("notify", lines(NOTIFY, RESERVE + V001)), CHARGE),
-        "new", "", "", ""),
+        "new",
+        "",
+        "",
+        "",
+    ),
     "change in the old branch of an existing gate": (
         lines(gate("notify", NOTIFY, CHARGE)),
         lines(gate("notify", NOTIFY, RESERVE + V001)),
-        "old", "", "", ""),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "helper gains a command": (
         lines("await self.prepare(order)", RESERVE),
         lines("await self.prepare(order)", RESERVE),
-        "old", "", "async def prepare(self, order: str) -> None:\n    " + CHARGE,
-        "async def prepare(self, order: str) -> None:\n    " + CHARGE + "\n    "
-        + NOTIFY + V001),
+        "old",
+        "",
+        "async def prepare(self, order: str) -> None:\n    " + CHARGE,
+        "async def prepare(self, order: str) -> None:\n    " + CHARGE + "\n    " + NOTIFY + V001,
+    ),
     "gate collapsed to its new branch": (
-        lines(gate("notify", NOTIFY), CHARGE), lines(NOTIFY + V003, CHARGE), "old", "", "", ""),
+        lines(gate("notify", NOTIFY), CHARGE),
+        lines(NOTIFY + V003, CHARGE),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "gate collapsed to its old branch": (
-        lines(gate("notify", NOTIFY), CHARGE), lines(CHARGE + V003), "new", "", "", ""),
+        lines(gate("notify", NOTIFY), CHARGE),
+        lines(CHARGE + V003),
+        "new",
+        "",
+        "",
+        "",
+    ),
     "gate id renamed": (
         lines(gate("notify", NOTIFY), CHARGE),
         lines(gate("notify-v2", NOTIFY).replace(":\n", ":" + V003 + "\n", 1), CHARGE),
-        "new", "", "", ""),
+        "new",
+        "",
+        "",
+        "",
+    ),
     # Silent: what the frameworks do not compare on replay, and refactors.
     "arguments and timeouts changed": (
         lines(CHARGE),
         "await workflow.execute_activity(charge_card, order + '-2', "
         "start_to_close_timeout=timedelta(minutes=5))",
-        "old", "", "", ""),
-    "timer duration changed": (lines(SLEEP, CHARGE), lines("await workflow.sleep(600)", CHARGE),
-                               "old", "", "", ""),
+        "old",
+        "",
+        "",
+        "",
+    ),
+    "timer duration changed": (
+        lines(SLEEP, CHARGE),
+        lines("await workflow.sleep(600)", CHARGE),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "sleep written as wait_condition with a timeout": (
         lines(SLEEP, CHARGE),
-        lines("try:\n    await workflow.wait_condition(lambda: False, timeout=10)\n"
-              "except TimeoutError:\n    pass", CHARGE),
-        "old", "", "", ""),
+        lines(
+            "try:\n    await workflow.wait_condition(lambda: False, timeout=10)\n"
+            "except TimeoutError:\n    pass",
+            CHARGE,
+        ),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "new gate keeping the base on its old branch": (
-        lines(CHARGE, RESERVE), lines(gate("notify-first", NOTIFY, CHARGE), RESERVE),
-        "old", "", "", ""),
+        lines(CHARGE, RESERVE),
+        lines(gate("notify-first", NOTIFY, CHARGE), RESERVE),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "new gate without an else": (
-        lines(CHARGE), lines(gate("notify-first", NOTIFY), CHARGE), "old", "", "", ""),
+        lines(CHARGE),
+        lines(gate("notify-first", NOTIFY), CHARGE),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "new gate, negated": (
         lines(CHARGE),
         lines("if not workflow.patched('notify-first'):\n    pass\nelse:\n    " + NOTIFY, CHARGE),
-        "old", "", "", ""),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "new gate through a local": (
         lines(CHARGE),
-        lines("notify_first = workflow.patched('notify-first')",
-              "if notify_first:\n    " + NOTIFY, CHARGE),
-        "old", "", "", ""),
+        lines(
+            "notify_first = workflow.patched('notify-first')",
+            "if notify_first:\n    " + NOTIFY,
+            CHARGE,
+        ),
+        "old",
+        "",
+        "",
+        "",
+    ),
     "gate deprecated": (
         lines(gate("notify", NOTIFY), CHARGE),
-        lines("workflow.deprecate_patch('notify')", NOTIFY, CHARGE), "new", "", "", ""),
+        lines("workflow.deprecate_patch('notify')", NOTIFY, CHARGE),
+        "new",
+        "",
+        "",
+        "",
+    ),
     "deprecation removed": (
-        lines("workflow.deprecate_patch('notify')", NOTIFY, CHARGE), lines(NOTIFY, CHARGE),
-        "new", "", "", ""),
+        lines("workflow.deprecate_patch('notify')", NOTIFY, CHARGE),
+        lines(NOTIFY, CHARGE),
+        "new",
+        "",
+        "",
+        "",
+    ),
     "commands moved into a helper": (
-        lines(CHARGE, RESERVE), lines("await self.both(order)"), "old", "", "",
-        "async def both(self, order: str) -> None:\n    " + CHARGE + "\n    " + RESERVE),
+        lines(CHARGE, RESERVE),
+        lines("await self.both(order)"),
+        "old",
+        "",
+        "",
+        "async def both(self, order: str) -> None:\n    " + CHARGE + "\n    " + RESERVE,
+    ),
     "locals renamed": (
-        lines("first = " + CHARGE.replace("await ", "await ") , "second = first"),
-        lines("charged = " + CHARGE, "second = charged"), "old", "", "", ""),
+        lines("first = " + CHARGE.replace("await ", "await "), "second = first"),
+        lines("charged = " + CHARGE, "second = charged"),
+        "old",
+        "",
+        "",
+        "",
+    ),
 }
 
 

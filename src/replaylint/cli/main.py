@@ -236,6 +236,7 @@ def _checked(
         )
         if base is not None:  # each workflow against its version at `base` (ADK-V001..V004)
             from replaylint.versioning import add_comparison
+
             add_comparison(outcome, base, files, resolver)
         return report_from(outcome, Selection(resolver, selected, ignored))
     except ConfigError as error:  # a file's own settings are read when it is reached

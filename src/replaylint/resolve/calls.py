@@ -198,9 +198,7 @@ class Calls(Walker):
                 call = folds.written(node.func) or _pretty(path)
                 installed = self.project.installed_chain(path) if entry is None else ()
                 values = tuple(args)
-                self.sink.emit(
-                    Call(node, self.site(), path, entry, call, cargs, installed, values)
-                )
+                self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed, values))
             if entry is not None and (result is None or self._on_the_path_here()):
                 return UNKNOWN  # what an unsafe call returns is never folded further
             # A client built where it is not reported (`EXECUTOR = ThreadPoolExecutor()` at a

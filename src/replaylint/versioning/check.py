@@ -16,12 +16,12 @@ from replaylint.core.paths import display_path
 from replaylint.graph.imports import reached_modules
 from replaylint.project.config import Config, Resolver
 from replaylint.project.discovery import python_files
-from replaylint.project.prefilter import is_candidate
+from replaylint.project.prefilter import Needles, is_candidate
 from replaylint.resolve.model import ModuleInfo
 from replaylint.versioning.findings import Verdicts
 from replaylint.versioning.git import GitError, Repository, copy_of, wanted
-from replaylint.versioning.models import Models
 from replaylint.versioning.model import Workflow
+from replaylint.versioning.models import Models
 from replaylint.versioning.pairing import Pairs, pair
 from replaylint.versioning.side import Module, read_side
 
@@ -67,7 +67,8 @@ def check_against(
         old_modules = [
             Module(copy / path, path, _shown(repository.root, path), contents[blob])
             for path, blob in sorted(kept.items())
-            if path.endswith(".py") and _in_scope(path, scopes)
+            if path.endswith(".py")
+            and _in_scope(path, scopes)
             and _candidate(contents[blob], earlier.for_file(str(copy / path)))
         ]
         old, read = read_side(old_modules, lambda p: earlier.for_file(str(p)), outcome.errors)
@@ -132,7 +133,7 @@ def _working_tree(
     return found
 
 
-_NEEDLES: dict[int, tuple[Config, object]] = {}
+_NEEDLES: dict[int, tuple[Config, Needles]] = {}
 
 
 def _candidate(data: bytes, config: Config) -> bool:
@@ -140,7 +141,7 @@ def _candidate(data: bytes, config: Config) -> bool:
     cached = _NEEDLES.get(id(config))
     if cached is None or cached[0] is not config:
         cached = _NEEDLES[id(config)] = (config, needles_for(config))
-    markers, imports = cached[1]  # type: ignore[misc]
+    markers, imports = cached[1]
     return is_candidate(data, markers, imports)
 
 

@@ -5,7 +5,7 @@ away (ADK-V003)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -129,7 +129,10 @@ def _prepare_base(block: Block, kept: set[str], retired: set[str]) -> Block:
             if item.patch in retired:
                 items.extend(_prepare_base(item.new, kept, retired))
                 continue
-            new, old = _prepare_base(item.new, kept, retired), _prepare_base(item.old, kept, retired)
+            new, old = (
+                _prepare_base(item.new, kept, retired),
+                _prepare_base(item.old, kept, retired),
+            )
             gate = Gate(item.patch, new, old, item.where)
             items.append(gate if item.patch in kept else _RemovedGate(gate))  # type: ignore[arg-type]
             continue
@@ -159,7 +162,7 @@ def _prepare_new(block: Block, base_gates: set[str], renamed: dict[str, str]) ->
     return tuple(items)
 
 
-def _rebuilt(item: Item, prepare) -> Item:  # type: ignore[no-untyped-def]
+def _rebuilt(item: Item, prepare: Callable[[Block], Block]) -> Item:
     if isinstance(item, Branches):
         return Branches(tuple(prepare(arm) for arm in item.arms), item.where)
     if isinstance(item, Loop):
@@ -188,8 +191,8 @@ def _signature(item: object) -> tuple:
 def _block(base: Block, new: Block, after: Command) -> list[Difference]:
     """The first difference of a sequence (a run that meets it goes no further), and those of
     the alternatives before it."""
-    matcher = SequenceMatcher(None, [_signature(i) for i in base], [_signature(i) for i in new])
-    matcher.autojunk = False
+    old_signatures = [_signature(i) for i in base]
+    matcher = SequenceMatcher(None, old_signatures, [_signature(i) for i in new], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             for offset in range(i2 - i1):
@@ -221,7 +224,7 @@ def _paired_blocks(base: Item, new: Item) -> list[tuple[Block, Block]]:
     width = max(len(old_blocks), len(new_blocks))
     padded_old = old_blocks + ((),) * (width - len(old_blocks))
     padded_new = new_blocks + ((),) * (width - len(new_blocks))
-    return list(zip(padded_old, padded_new))
+    return list(zip(padded_old, padded_new, strict=True))
 
 
 def _gap(removed: tuple, added: tuple, was: Command | None, after: Command) -> Difference:

@@ -41,7 +41,9 @@ class Entries:
             if function.cls is None and function.parent is None:
                 found.append(self._function_workflow(function, framework, relative))
         if module.marked and RUNTIME in self.facts:
-            found += [self._function_workflow(f, RUNTIME, relative) for f in _runtime_entries(module)]
+            found += [
+                self._function_workflow(f, RUNTIME, relative) for f in _runtime_entries(module)
+            ]
         return found
 
     # ------------------------------------------------------------------ class workflows
@@ -164,9 +166,11 @@ def _handler_name(node: cst.CSTNode, facts: Versioning) -> str | None:
 def _keyword(node: cst.CSTNode, keyword: str) -> object:
     """A literal keyword argument of the node's decorators (or of the call itself)."""
     calls = [node] if isinstance(node, cst.Call) else []
-    calls += [d.decorator for d in getattr(node, "decorators", ()) if isinstance(d.decorator, cst.Call)]
+    calls += [
+        d.decorator for d in getattr(node, "decorators", ()) if isinstance(d.decorator, cst.Call)
+    ]
     for call in calls:
-        value = _keyword_node(call, keyword)  # type: ignore[arg-type]
+        value = _keyword_node(call, keyword)
         if isinstance(value, cst.Name) and value.value in ("True", "False"):
             return value.value == "True"
     return None

@@ -43,7 +43,11 @@ def run_pair(files: dict[str, str]) -> tuple[list[Expected], list[str]]:
     missing = []
     for want in sorted(expected):
         match = next(
-            (f for f in remaining if (f.path, f.line, f.code.value) == (want.path, want.line, want.code)),
+            (
+                f
+                for f in remaining
+                if (f.path, f.line, f.code.value) == (want.path, want.line, want.code)
+            ),
             None,
         )
         if match is None:

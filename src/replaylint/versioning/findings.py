@@ -11,8 +11,8 @@ from replaylint.core.findings import Finding, Span
 from replaylint.core.paths import display_path
 from replaylint.presets.records import presets
 from replaylint.versioning.compare import compare
-from replaylint.versioning.models import PATCHING, Models
 from replaylint.versioning.model import Where, Workflow
+from replaylint.versioning.models import PATCHING, Models
 from replaylint.versioning.pairing import Pairs, handler_changes
 
 _CODES = {"V001": Code.V001, "V003": Code.V003}

@@ -47,7 +47,9 @@ class Repository:
     def commit(self, ref: str) -> str:
         """The commit `ref` names (anything `git rev-parse` accepts)."""
         try:
-            return self._git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip()
+            return (
+                self._git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").decode().strip()
+            )
         except GitError:
             raise GitError(f"--base {ref}: no such commit in {self.root}") from None
 

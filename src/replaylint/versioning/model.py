@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ class Guarded:
     where: Where = NOWHERE
 
 
-Item = Union[Command, Gate, Deprecation, Branches, Loop, Guarded]
+Item = Command | Gate | Deprecation | Branches | Loop | Guarded
 Block = tuple[Item, ...]
 
 

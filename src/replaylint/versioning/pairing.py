@@ -3,6 +3,7 @@ moved file keeps its workflow), else in place (a rename); what is left of the ba
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from replaylint.versioning.model import Handler, Workflow
@@ -20,7 +21,7 @@ def pair(base: list[Workflow], new: list[Workflow]) -> Pairs:
     left_new = list(new)
     same: list[tuple[Workflow, Workflow]] = []
 
-    def take(match) -> list[tuple[Workflow, Workflow]]:  # type: ignore[no-untyped-def]
+    def take(match: Callable[[Workflow, Workflow], bool]) -> list[tuple[Workflow, Workflow]]:
         found = []
         for old in list(left_base):
             candidates = [w for w in left_new if match(old, w)]
@@ -36,11 +37,20 @@ def pair(base: list[Workflow], new: list[Workflow]) -> Pairs:
     renamed: list[tuple[Workflow, Workflow]] = []
     # In place: the same definition under a new registered name, or the one entry of its
     # module that changed on both sides.
-    renamed += take(lambda a, b: a.framework == b.framework and a.module == b.module
-                    and a.qualname == b.qualname)
+    renamed += take(
+        lambda a, b: (
+            a.framework == b.framework and a.module == b.module and a.qualname == b.qualname
+        )
+    )
     renamed += take(lambda a, b: a.framework == b.framework and a.body == b.body)
-    renamed += take(lambda a, b: a.framework == b.framework and a.module == b.module
-                    and _alone(a, left_base) and _alone(b, left_new))
+    renamed += take(
+        lambda a, b: (
+            a.framework == b.framework
+            and a.module == b.module
+            and _alone(a, left_base)
+            and _alone(b, left_new)
+        )
+    )
     return Pairs(same, renamed, left_base)
 
 

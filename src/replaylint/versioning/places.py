@@ -85,9 +85,7 @@ class Places:
         if span is None:
             return dataclasses.replace(where, line=1, statement=1)
         held = self._spans.get(-where.statement, span)
-        return Where(
-            where.path, span.line, span.column, span.end_line, span.end_column, held.line
-        )
+        return Where(where.path, span.line, span.column, span.end_line, span.end_column, held.line)
 
     def block(self, block: Block) -> Block:
         return tuple(self.item(item) for item in block)

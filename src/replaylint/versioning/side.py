@@ -107,9 +107,7 @@ def _placed(workflow: Workflow, places: Places) -> Workflow:
     units = tuple(
         Unit(u.member, places.where(u.where), places.block(u.skeleton)) for u in workflow.units
     )
-    handlers = tuple(
-        dataclasses.replace(h, where=places.where(h.where)) for h in workflow.handlers
-    )
+    handlers = tuple(dataclasses.replace(h, where=places.where(h.where)) for h in workflow.handlers)
     return dataclasses.replace(
         workflow, where=places.where(workflow.where), units=units, handlers=handlers
     )

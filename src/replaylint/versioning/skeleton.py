@@ -335,14 +335,16 @@ def _argument_nodes(node: cst.Call, keys: Sequence[str]) -> list[cst.BaseExpress
             if int(key) < len(positional):
                 found.append(positional[int(key)])
         else:
-            found += [a.value for a in node.args if a.keyword is not None and a.keyword.value == key]
+            found += [
+                a.value for a in node.args if a.keyword is not None and a.keyword.value == key
+            ]
     return found
 
 
 def _argument_values(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> list[Value]:
     if fact is None or not fact.values:
         return []
-    by_node = dict(zip([id(a.value) for a in node.args], fact.values))
+    by_node = dict(zip([id(a.value) for a in node.args], fact.values, strict=False))
     return [by_node[id(n)] for n in _argument_nodes(node, keys) if id(n) in by_node]
 
 
