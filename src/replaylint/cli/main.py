@@ -166,12 +166,10 @@ def check(
     elif not files:
         files = ["."]
 
-    engine = _Engine(None if no_cache else _cache(cache_dir), jobs or _all_cores())
+    engine = _Engine(None if no_cache else _cache(cache_dir), jobs or _all_cores(), base)
 
     def checked() -> ReplayReport:
-        return _checked(
-            files, stdin, resolver, selected, ignored, debug, quiet or debug, engine, base
-        )
+        return _checked(files, stdin, resolver, selected, ignored, debug, quiet or debug, engine)
 
     if add_ignore:
         from replaylint.suppressions.add_ignore import suppress_all
@@ -216,7 +214,6 @@ def _checked(
     debug: bool,
     quiet: bool,
     engine: _Engine,
-    base: str | None = None,
 ) -> ReplayReport:
     """One run of the check, with a progress bar when one is wanted; any failure is exit 2."""
     from replaylint.api import run
@@ -234,10 +231,10 @@ def _checked(
             cache=engine.cache,
             jobs=engine.jobs,
         )
-        if base is not None:  # each workflow against its version at `base` (ADK-V001..V004)
+        if engine.base is not None:  # each workflow against its version at a git ref
             from replaylint.versioning import add_comparison
 
-            add_comparison(outcome, base, files, resolver)
+            add_comparison(outcome, engine.base, files, resolver)
         return report_from(outcome, Selection(resolver, selected, ignored))
     except ConfigError as error:  # a file's own settings are read when it is reached
         _usage_error(str(error))
@@ -255,6 +252,7 @@ def _checked(
 class _Engine(NamedTuple):
     cache: Cache | None
     jobs: int
+    base: str | None = None  # `--base REF`: the versioning comparison too (ADK-V001..V004)
 
 
 def _cache(folder: str | None) -> Cache:
