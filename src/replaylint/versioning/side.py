@@ -20,7 +20,7 @@ from replaylint.versioning.skeleton import Builder, Calls
 
 log = logging.getLogger("replaylint")
 
-_RUNTIME_CONTEXT = "replaylint.workflows.RunContext()"
+_RUNTIME_CONTEXT = ("replaylint.workflows.RunContext()", 0)
 
 
 def versioning_facts() -> dict[str, Versioning]:
@@ -83,6 +83,11 @@ def _read_group(
     places = Places(lambda m: shown_of.get(m.path, m.display))
     facts = versioning_facts()
     children = frozenset(p.name for p in project.frameworks.presets if p.child_workflows)
+    contexts = {
+        p.name: (p.context_type + "()", p.context_param)
+        for p in project.frameworks.presets
+        if p.context_type
+    }
     entries: Entries
 
     def skeleton(function: FunctionInfo, framework: str) -> Block:
@@ -93,7 +98,7 @@ def _read_group(
             places,
             lambda f: entries.registered_name(f, framework),
             children,
-            _RUNTIME_CONTEXT if framework == RUNTIME else "",
+            _RUNTIME_CONTEXT if framework == RUNTIME else contexts.get(framework, ("", None)),
         )
         return builder.build(function)
 

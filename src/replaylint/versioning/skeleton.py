@@ -10,7 +10,7 @@ import libcst as cst
 from replaylint.presets.records import Versioning
 from replaylint.resolve.facts import Call
 from replaylint.resolve.model import Func, FunctionInfo
-from replaylint.resolve.values import Const, Ext, Value
+from replaylint.resolve.values import Const, Ext
 from replaylint.versioning.model import (
     Block,
     Branches,
@@ -22,6 +22,19 @@ from replaylint.versioning.model import (
     Loop,
 )
 from replaylint.versioning.places import Places
+from replaylint.versioning.syntax import (
+    argument_nodes,
+    argument_values,
+    attribute_chain,
+    call_of,
+    elements,
+    ends_block,
+    parameters,
+    suite,
+    text_argument,
+    unnegated,
+    written_name,
+)
 
 MAX_DEPTH = 12  # helper frames followed, as ADK-W005's chains are cut
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
@@ -51,7 +64,7 @@ class Builder:
         places: Places,
         name_of: Callable[[FunctionInfo], str],
         children: frozenset[str] = frozenset(),
-        context: str = "",
+        context: tuple[str, int | None] = ("", None),
     ) -> None:
         self.calls = calls
         self.helpers = helpers
@@ -59,9 +72,13 @@ class Builder:
         self.places = places
         self.name_of = name_of  # the registered name of a step or child workflow function
         self.children = children  # frameworks where calling a workflow starts a child
-        self.context = context  # the resolved path an unannotated run context stands for
+        # The run context's instance path and its parameter's position in an entry: what an
+        # unannotated context stands for, in the entry and in the helpers it is handed to.
+        self.context, self.context_param = context
         self._inlining: list[int] = []
         self._gate_names: dict[str, str] = {}
+        self._context_names: frozenset[str] = frozenset()
+        self._handles: dict[str, str] = {}  # locals holding a framework object (a handle)
         self._function: FunctionInfo | None = None
         self._statement: cst.CSTNode | None = None
 
@@ -69,27 +86,43 @@ class Builder:
 
     def build(self, function: FunctionInfo) -> Block:
         self._inlining = [id(function)]
-        return self._body(function)
+        params = parameters(function)
+        position = self.context_param
+        names = {params[position]} if position is not None and position < len(params) else set()
+        return self._body(function, frozenset(names))
 
-    def _body(self, function: FunctionInfo) -> Block:
-        outer = (self._function, self._gate_names, self._statement)
-        self._function, self._gate_names = function, {}
+    def _body(self, function: FunctionInfo, context_names: frozenset[str]) -> Block:
+        outer = (
+            self._function,
+            self._gate_names,
+            self._statement,
+            self._context_names,
+            self._handles,
+        )
+        self._function, self._gate_names, self._handles = function, {}, {}
+        self._context_names = context_names
         try:
             node = function.node
             if isinstance(node, cst.FunctionDef):
-                return tuple(self._statements(_suite(node.body)))
+                return tuple(self._statements(suite(node.body)))
             if isinstance(node, cst.Lambda):
                 return tuple(self._expression(node.body))
             return ()
         finally:
-            self._function, self._gate_names, self._statement = outer
+            (
+                self._function,
+                self._gate_names,
+                self._statement,
+                self._context_names,
+                self._handles,
+            ) = outer
 
-    def _inline(self, target: FunctionInfo) -> list[Item]:
+    def _inline(self, target: FunctionInfo, call: cst.Call) -> list[Item]:
         if id(target) in self._inlining or len(self._inlining) >= MAX_DEPTH:
             return []  # recursion: the commands of the first frame stand for it
         self._inlining.append(id(target))
         try:
-            items = self._body(target)
+            items = self._body(target, self._context_handed(target, call))
         finally:
             self._inlining.pop()
         statement = self._statement
@@ -102,7 +135,7 @@ class Builder:
         for statement in statements:
             self._statement = statement
             items.extend(self._statement_items(statement))
-            if _ends_block(statement):
+            if ends_block(statement):
                 break  # what follows a return or raise never runs
         return items
 
@@ -122,7 +155,7 @@ class Builder:
             if body:
                 items.append(Loop(body, self.places.at(self._function, node, node)))
             if node.orelse is not None:
-                items.extend(self._block(node.orelse.body, tuple_=False))
+                items.extend(self._block(node.orelse.body))
             return items
         if isinstance(node, (cst.Try, cst.TryStar)):
             return self._try(node)
@@ -139,8 +172,8 @@ class Builder:
             return []  # defined, not run: a call of it is followed where it is made
         return self._expression(node)
 
-    def _block(self, suite: cst.BaseSuite | Sequence[cst.CSTNode], tuple_: bool = True) -> Block:
-        statements = _suite(suite) if isinstance(suite, cst.BaseSuite) else suite
+    def _block(self, body: cst.BaseSuite | Sequence[cst.CSTNode]) -> Block:
+        statements = suite(body) if isinstance(body, cst.BaseSuite) else body
         saved = self._statement
         try:
             return tuple(self._statements(statements))
@@ -148,7 +181,7 @@ class Builder:
             self._statement = saved
 
     def _if(self, node: cst.If) -> list[Item]:
-        test, negated = _unnegated(node.test)
+        test, negated = unnegated(node.test)
         patch = self._gate(test)
         orelse: Block = ()
         if isinstance(node.orelse, cst.If):
@@ -161,7 +194,7 @@ class Builder:
         body = self._block(node.body)
         if patch is not None:
             new, old = (orelse, body) if negated else (body, orelse)
-            where = self.places.at(self._function, _call_of(test) or test, self._statement)
+            where = self.places.at(self._function, call_of(test) or test, self._statement)
             return [Gate(patch, new, old, where)]
         items = self._expression(node.test)
         if body or orelse:
@@ -185,20 +218,42 @@ class Builder:
         """The patch id when `test` asks a version gate (or names a local that holds one)."""
         if isinstance(test, cst.Name):
             return self._gate_names.get(test.value)
-        call = _call_of(test)
+        call = call_of(test)
         fact = self.calls.by_node.get(id(call)) if call is not None else None
         path = self._path(call, fact) if call is not None else ""
         if call is not None and path and self.facts.gates.matches(path):
-            return _text_argument(call, fact, ("0", "patch_id", "patch_name", "name"))
+            return text_argument(call, fact, ("0", "patch_id", "patch_name", "name"))
         return None
 
     def _remember_gate(self, small: cst.BaseSmallStatement) -> None:
-        """`use_new = workflow.patched("x")`: a later `if use_new:` is that gate."""
+        """`use_new = workflow.patched("x")`: a later `if use_new:` is that gate; and
+        `handle = workflow.get_external_workflow_handle(...)`: `handle.signal(...)` is its."""
         if isinstance(small, cst.Assign) and len(small.targets) == 1:
             target = small.targets[0].target
             patch = self._gate(small.value)
             if isinstance(target, cst.Name) and patch is not None:
                 self._gate_names[target.value] = patch
+            call = call_of(small.value)
+            if isinstance(target, cst.Name) and call is not None:
+                made = self._path(call, self.calls.by_node.get(id(call)))
+                if made:
+                    self._handles[target.value] = made + "()"
+
+    def _context_handed(self, target: FunctionInfo, call: cst.Call) -> frozenset[str]:
+        """The helper's parameters that receive this frame's run context."""
+        params = parameters(target)
+        offset = 1 if target.cls is not None and params[:1] in (["self"], ["cls"]) else 0
+        names = set()
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        for index, value in enumerate(positional):
+            if isinstance(value, cst.Name) and value.value in self._context_names:
+                if index + offset < len(params):
+                    names.add(params[index + offset])
+        for arg in call.args:
+            if arg.keyword is not None and isinstance(arg.value, cst.Name):
+                if arg.value.value in self._context_names:
+                    names.add(arg.keyword.value)
+        return frozenset(names)
 
     # ------------------------------------------------------------------ expressions
 
@@ -236,7 +291,7 @@ class Builder:
             part = part.inner_for_in
             if part is not None:
                 inner += self._expression(part.iter)
-        for element in _elements(node):
+        for element in elements(node):
             inner += self._expression(element)
         if inner:
             items.append(Loop(tuple(inner), self.places.at(self._function, node, self._statement)))
@@ -255,21 +310,32 @@ class Builder:
         return items
 
     def _path(self, node: cst.Call, fact: Call | None) -> str:
+        """The resolved path of the called value; where the walk has none, what the builder
+        knows: an unannotated run context (the runtime's `ctx`, a helper's parameter that was
+        handed the context), or a local or call result that is a framework object (a handle:
+        `workflow.get_external_workflow_handle(id).signal(...)`)."""
         if fact is not None:
             return fact.path
-        # An unannotated run context the walk does not bind (the runtime's `ctx`).
         func = node.func
-        if self.context and isinstance(func, cst.Attribute):
-            chain = _attribute_chain(func)
-            params = _parameters(self._function)
-            if chain and params and chain[0] == params[0]:
-                return ".".join([self.context, *chain[1:]])
+        if not isinstance(func, cst.Attribute):
+            return ""
+        receiver = func.value
+        if isinstance(receiver, cst.Call):
+            made = self._path(receiver, self.calls.by_node.get(id(receiver)))
+            return f"{made}().{func.attr.value}" if made else ""
+        chain = attribute_chain(func)
+        if not chain:
+            return ""
+        if self.context and chain[0] in self._context_names:
+            return ".".join([self.context, *chain[1:]])
+        if chain[0] in self._handles:
+            return ".".join([self._handles[chain[0]], *chain[1:]])
         return ""
 
     def _framework_call(self, node: cst.Call, fact: Call | None, path: str) -> Item | None:
         where = self.places.at(self._function, node, self._statement)
         if self.facts.deprecations.matches(path):
-            patch = _text_argument(node, fact, ("0", "patch_id", "patch_name", "name"))
+            patch = text_argument(node, fact, ("0", "patch_id", "patch_name", "name"))
             return Deprecation(patch or "", where)
         keywords = frozenset(a.keyword.value for a in node.args if a.keyword is not None)
         kind = self.facts.command_kind(path, keywords)
@@ -281,15 +347,15 @@ class Builder:
     def _target(self, node: cst.Call, fact: Call | None, keys: tuple[str, ...]) -> str:
         """The activity or child workflow type: a function's registered name, a string given,
         or the last part of an installed function's path."""
-        for value in _argument_values(node, fact, keys):
+        for value in argument_values(node, fact, keys):
             if isinstance(value, Func):
                 return self.name_of(value.info)
             if isinstance(value, Const) and isinstance(value.value, str):
                 return value.value
             if isinstance(value, Ext):
                 return value.path.rsplit(".", 1)[-1].replace("()", "")
-        written = _argument_nodes(node, keys)
-        return _written_name(written[0]) if written else ""
+        written = argument_nodes(node, keys)
+        return written_name(written[0]) if written else ""
 
     def _helper_call(self, node: cst.Call, target: FunctionInfo) -> list[Item]:
         where = self.places.at(self._function, node, self._statement)
@@ -300,92 +366,4 @@ class Builder:
             return [Command("child workflow", self.name_of(target), where)]
         if target.is_exempt():
             return []  # a recorded zone of another kind: served from history, no command here
-        return self._inline(target)
-
-
-def _suite(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
-    return suite.body if isinstance(suite, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
-
-
-def _ends_block(statement: cst.CSTNode) -> bool:
-    if isinstance(statement, cst.SimpleStatementLine):
-        return any(isinstance(s, (cst.Return, cst.Raise)) for s in statement.body)
-    return False
-
-
-def _unnegated(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool]:
-    negated = False
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test, negated = test.expression, not negated
-    return test, negated
-
-
-def _call_of(expr: cst.BaseExpression) -> cst.Call | None:
-    """The call an expression is, through `await` (`if await DBOS.patch_async("x"):`)."""
-    if isinstance(expr, cst.Await):
-        expr = expr.expression
-    return expr if isinstance(expr, cst.Call) else None
-
-
-def _argument_nodes(node: cst.Call, keys: Sequence[str]) -> list[cst.BaseExpression]:
-    positional = [a.value for a in node.args if a.keyword is None and not a.star]
-    found = []
-    for key in keys:
-        if key.isdigit():
-            if int(key) < len(positional):
-                found.append(positional[int(key)])
-        else:
-            found += [
-                a.value for a in node.args if a.keyword is not None and a.keyword.value == key
-            ]
-    return found
-
-
-def _argument_values(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> list[Value]:
-    if fact is None or not fact.values:
-        return []
-    by_node = dict(zip([id(a.value) for a in node.args], fact.values, strict=False))
-    return [by_node[id(n)] for n in _argument_nodes(node, keys) if id(n) in by_node]
-
-
-def _text_argument(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> str | None:
-    for value in _argument_values(node, fact, keys):
-        if isinstance(value, Const) and isinstance(value.value, str):
-            return value.value
-    for arg in _argument_nodes(node, keys):
-        if isinstance(arg, cst.SimpleString):
-            return str(arg.evaluated_value)
-    return None
-
-
-def _written_name(expr: cst.BaseExpression) -> str:
-    if isinstance(expr, cst.Name):
-        return expr.value
-    if isinstance(expr, cst.Attribute):
-        return expr.attr.value
-    if isinstance(expr, cst.SimpleString):
-        return str(expr.evaluated_value)
-    return ""
-
-
-def _attribute_chain(expr: cst.BaseExpression) -> list[str]:
-    parts: list[str] = []
-    while isinstance(expr, cst.Attribute):
-        parts.append(expr.attr.value)
-        expr = expr.value
-    if not isinstance(expr, cst.Name):
-        return []
-    return [expr.value, *reversed(parts)]
-
-
-def _parameters(function: FunctionInfo | None) -> list[str]:
-    node = function.node if function is not None else None
-    if not isinstance(node, cst.FunctionDef):
-        return []
-    return [p.name.value for p in node.params.params]
-
-
-def _elements(node: cst.CSTNode) -> list[cst.BaseExpression]:
-    if isinstance(node, cst.DictComp):
-        return [node.key, node.value]
-    return [node.elt]  # type: ignore[attr-defined]
+        return self._inline(target, node)

@@ -1,0 +1,99 @@
+"""What the skeleton builder reads off LibCST nodes: suites, tests, arguments and names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+from replaylint.resolve.facts import Call
+from replaylint.resolve.model import FunctionInfo
+from replaylint.resolve.values import Const, Value
+
+
+def suite(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    return suite.body if isinstance(suite, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+
+
+def ends_block(statement: cst.CSTNode) -> bool:
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in statement.body)
+    return False
+
+
+def unnegated(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool]:
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, not negated
+    return test, negated
+
+
+def call_of(expr: cst.BaseExpression) -> cst.Call | None:
+    """The call an expression is, through `await` (`if await DBOS.patch_async("x"):`)."""
+    if isinstance(expr, cst.Await):
+        expr = expr.expression
+    return expr if isinstance(expr, cst.Call) else None
+
+
+def argument_nodes(node: cst.Call, keys: Sequence[str]) -> list[cst.BaseExpression]:
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    found = []
+    for key in keys:
+        if key.isdigit():
+            if int(key) < len(positional):
+                found.append(positional[int(key)])
+        else:
+            found += [
+                a.value for a in node.args if a.keyword is not None and a.keyword.value == key
+            ]
+    return found
+
+
+def argument_values(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> list[Value]:
+    if fact is None or not fact.values:
+        return []
+    by_node = dict(zip([id(a.value) for a in node.args], fact.values, strict=False))
+    return [by_node[id(n)] for n in argument_nodes(node, keys) if id(n) in by_node]
+
+
+def text_argument(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> str | None:
+    for value in argument_values(node, fact, keys):
+        if isinstance(value, Const) and isinstance(value.value, str):
+            return value.value
+    for arg in argument_nodes(node, keys):
+        if isinstance(arg, cst.SimpleString):
+            return str(arg.evaluated_value)
+    return None
+
+
+def written_name(expr: cst.BaseExpression) -> str:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    if isinstance(expr, cst.SimpleString):
+        return str(expr.evaluated_value)
+    return ""
+
+
+def attribute_chain(expr: cst.BaseExpression) -> list[str]:
+    parts: list[str] = []
+    while isinstance(expr, cst.Attribute):
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if not isinstance(expr, cst.Name):
+        return []
+    return [expr.value, *reversed(parts)]
+
+
+def parameters(function: FunctionInfo | None) -> list[str]:
+    node = function.node if function is not None else None
+    if not isinstance(node, cst.FunctionDef):
+        return []
+    return [p.name.value for p in node.params.params]
+
+
+def elements(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.DictComp):
+        return [node.key, node.value]
+    return [node.elt]  # type: ignore[attr-defined]
