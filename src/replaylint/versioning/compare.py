@@ -8,8 +8,10 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import cast
 
 from replaylint.versioning.model import (
+    ANY,
     Block,
     Branches,
     Command,
@@ -66,6 +68,15 @@ def compare(base: Block, new: Block, definition: Where) -> list[Difference]:
     renamed = _renamed(base, new, base_gates, new_gates)
     old = _prepare_base(base, new_gates | retired | set(renamed.values()), retired)
     current = _prepare_new(new, base_gates, renamed)
+    # A kind whose target either side chooses at run time is compared by kind alone.
+    loose = {
+        c.kind
+        for b in (old, current)
+        for c in _walk(b)
+        if isinstance(c, Command) and c.target == ANY
+    }
+    if loose:
+        old, current = _loosened(old, loose), _loosened(current, loose)
     return _block(old, current, Command("", "", definition))
 
 
@@ -160,6 +171,24 @@ def _prepare_new(block: Block, base_gates: set[str], renamed: dict[str, str]) ->
             continue
         items.append(_rebuilt(item, lambda b: _prepare_new(b, base_gates, renamed)))
     return tuple(items)
+
+
+def _loosened(block: Block, kinds: set[str]) -> Block:
+    items: list[object] = []
+    # Removed and renamed gates ride along as items of the prepared blocks.
+    for item in cast(tuple[object, ...], block):
+        if isinstance(item, Command) and item.kind in kinds:
+            items.append(Command(item.kind, ANY, item.where))
+        elif isinstance(item, Gate):
+            new, old = _loosened(item.new, kinds), _loosened(item.old, kinds)
+            items.append(Gate(item.patch, new, old, item.where))
+        elif isinstance(item, (_RemovedGate, _RenamedGate)):
+            gate = item.gate
+            new, old = _loosened(gate.new, kinds), _loosened(gate.old, kinds)
+            items.append(dataclasses.replace(item, gate=Gate(gate.patch, new, old, gate.where)))
+        else:
+            items.append(_rebuilt(cast(Item, item), lambda b: _loosened(b, kinds)))
+    return cast(Block, tuple(items))
 
 
 def _rebuilt(item: Item, prepare: Callable[[Block], Block]) -> Item:

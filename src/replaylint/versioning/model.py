@@ -20,6 +20,9 @@ class Where:
 
 
 NOWHERE = Where("", 0)
+# A target the code chooses at run time among several (a local bound in each branch): it
+# matches any target of its kind, since which one an old run recorded is data.
+ANY = "*"
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,8 @@ class Command:
     where: Where = NOWHERE
 
     def describe(self) -> str:
-        return f"{self.kind} {self.target}".strip()
+        target = "(chosen at run time)" if self.target == ANY else self.target
+        return f"{self.kind} {target}".strip()
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ class Pairs:
 def pair(base: list[Workflow], new: list[Workflow]) -> Pairs:
     left_base = list(base)
     left_new = list(new)
+    names = {_key(w) for w in new}
     same: list[tuple[Workflow, Workflow]] = []
 
     def take(match: Callable[[Workflow, Workflow], bool]) -> list[tuple[Workflow, Workflow]]:
@@ -31,26 +32,29 @@ def pair(base: list[Workflow], new: list[Workflow]) -> Pairs:
                 left_new.remove(candidates[0])
         return found
 
-    # The same name in the same module, then the same name anywhere (a moved or renamed file).
+    # The same name: the same definition first (a module may hold several versions of one
+    # name), then in the same module, then anywhere (a moved or renamed file).
+    same += take(
+        lambda a, b: _key(a) == _key(b) and (a.module, a.qualname) == (b.module, b.qualname)
+    )
     same += take(lambda a, b: _key(a) == _key(b) and a.module == b.module)
     same += take(lambda a, b: _key(a) == _key(b))
+    # In place under a new name: the same definition, the same body, or the one entry of its
+    # module left on both sides.
     renamed: list[tuple[Workflow, Workflow]] = []
-    # In place: the same definition under a new registered name, or the one entry of its
-    # module that changed on both sides.
-    renamed += take(
-        lambda a, b: (
-            a.framework == b.framework and a.module == b.module and a.qualname == b.qualname
-        )
-    )
-    renamed += take(lambda a, b: a.framework == b.framework and a.body == b.body)
-    renamed += take(
-        lambda a, b: (
-            a.framework == b.framework
-            and a.module == b.module
-            and _alone(a, left_base)
-            and _alone(b, left_new)
-        )
-    )
+
+    def renamed_when(test: Callable[[Workflow, Workflow], bool]) -> None:
+        def match(a: Workflow, b: Workflow) -> bool:
+            gone = _key(a) not in names  # no workflow left under the old name
+            return a.framework == b.framework and a.name != b.name and gone and test(a, b)
+
+        renamed.extend(take(match))
+
+    renamed_when(lambda a, b: a.module == b.module and a.qualname == b.qualname)
+    renamed_when(lambda a, b: a.body == b.body)
+    renamed_when(lambda a, b: a.module == b.module and _alone(a, left_base) and _alone(b, left_new))
+    # A name still registered somewhere (several definitions of it) has a successor.
+    left_base[:] = [w for w in left_base if _key(w) not in names]
     return Pairs(same, renamed, left_base)
 
 

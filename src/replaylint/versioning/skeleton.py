@@ -12,6 +12,7 @@ from replaylint.resolve.facts import Call
 from replaylint.resolve.model import Func, FunctionInfo
 from replaylint.resolve.values import Const, Ext
 from replaylint.versioning.model import (
+    ANY,
     Block,
     Branches,
     Command,
@@ -20,6 +21,7 @@ from replaylint.versioning.model import (
     Guarded,
     Item,
     Loop,
+    Where,
 )
 from replaylint.versioning.places import Places
 from replaylint.versioning.syntax import (
@@ -30,6 +32,9 @@ from replaylint.versioning.syntax import (
     elements,
     ends_block,
     parameters,
+    raises,
+    raising_arms,
+    rebound,
     suite,
     text_argument,
     unnegated,
@@ -199,7 +204,7 @@ class Builder:
         items = self._expression(node.test)
         if body or orelse:
             where = self.places.at(self._function, node, self._statement)
-            items.append(Branches((body, orelse), where))
+            items.append(_choice(node, body, orelse, where))
         return items
 
     def _try(self, node: cst.Try | cst.TryStar) -> list[Item]:
@@ -346,7 +351,12 @@ class Builder:
 
     def _target(self, node: cst.Call, fact: Call | None, keys: tuple[str, ...]) -> str:
         """The activity or child workflow type: a function's registered name, a string given,
-        or the last part of an installed function's path."""
+        or the last part of an installed function's path; ANY when a local chosen in several
+        places names it (`fn = order_apples` in one branch, `fn = order_pears` in another)."""
+        written = argument_nodes(node, keys)
+        if written and isinstance(written[0], cst.Name):
+            if written[0].value in rebound(self._function):
+                return ANY
         for value in argument_values(node, fact, keys):
             if isinstance(value, Func):
                 return self.name_of(value.info)
@@ -354,7 +364,6 @@ class Builder:
                 return value.value
             if isinstance(value, Ext):
                 return value.path.rsplit(".", 1)[-1].replace("()", "")
-        written = argument_nodes(node, keys)
         return written_name(written[0]) if written else ""
 
     def _helper_call(self, node: cst.Call, target: FunctionInfo) -> list[Item]:
@@ -367,3 +376,25 @@ class Builder:
         if target.is_exempt():
             return []  # a recorded zone of another kind: served from history, no command here
         return self._inline(target, node)
+
+
+def _choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Item:
+    """The branches of an if (an elif chain's arms side by side); when every arm that goes on
+    issues one command of one kind (the others raise), the one command whose target the branch
+    chose: `if apple: order(apples) elif pear: order(pears)` is `order(ANY)`."""
+    arms: tuple[Block, ...] = (body, orelse)
+    chained = isinstance(node.orelse, cst.If) and len(orelse) == 1
+    if chained and isinstance(orelse[0], Branches):
+        arms = (body, *orelse[0].arms)
+    raising = [raises(node.body), *raising_arms(node.orelse)]
+    going_on = [arm for index, arm in enumerate(arms) if arm or not _at(raising, index)]
+    if len(going_on) > 1 and all(len(arm) == 1 and isinstance(arm[0], Command) for arm in going_on):
+        kinds = {arm[0].kind for arm in going_on}  # type: ignore[union-attr]
+        if len(kinds) == 1:
+            first = going_on[0][0]
+            return Command(first.kind, ANY, first.where)  # type: ignore[union-attr]
+    return Branches(arms, where)
+
+
+def _at(flags: list[bool], index: int) -> bool:
+    return flags[index] if index < len(flags) else False

@@ -97,3 +97,50 @@ def elements(node: cst.CSTNode) -> list[cst.BaseExpression]:
     if isinstance(node, cst.DictComp):
         return [node.key, node.value]
     return [node.elt]  # type: ignore[attr-defined]
+
+
+def raises(body: cst.BaseSuite) -> bool:
+    """Does this suite end in a `raise` (a run that takes it goes no further)?"""
+    statements = suite(body)
+    last = statements[-1] if statements else None
+    if isinstance(body, cst.SimpleStatementSuite):
+        return any(isinstance(small, cst.Raise) for small in body.body)
+    return isinstance(last, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Raise) for small in last.body
+    )
+
+
+def raising_arms(orelse: cst.If | cst.Else | None) -> list[bool]:
+    """For each arm after an if's body (its elifs, then its else): does it raise?"""
+    flags: list[bool] = []
+    while isinstance(orelse, cst.If):
+        flags.append(raises(orelse.body))
+        orelse = orelse.orelse
+    flags.append(isinstance(orelse, cst.Else) and raises(orelse.body))
+    return flags
+
+
+def rebound(function: FunctionInfo | None) -> frozenset[str]:
+    """The names a function assigns in more than one place: their value depends on the path."""
+    node = function.node if function is not None else None
+    if not isinstance(node, cst.FunctionDef):
+        return frozenset()
+    counts: dict[str, int] = {}
+    for assign in _assignments(node.body):
+        for target in assign.targets:
+            if isinstance(target.target, cst.Name):
+                counts[target.target.value] = counts.get(target.target.value, 0) + 1
+    return frozenset(name for name, count in counts.items() if count > 1)
+
+
+def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
+    found: list[cst.Assign] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Assign):
+            found.append(current)
+        elif isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(current.children)
+    return found
