@@ -126,7 +126,7 @@ def _working_tree(
             except OSError as error:
                 errors.append(f"{display_path(file)}: cannot read: {error.strerror}")
                 continue
-            models.scan(data)
+            models.scan(data, file)
             if _candidate(data, resolver.for_file(file)):
                 relative = _relative(root, Path(file))
                 found.append(Module(Path(file), relative, display_path(file), data))

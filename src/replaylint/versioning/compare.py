@@ -219,20 +219,26 @@ def _signature(item: object) -> tuple:
 
 def _block(base: Block, new: Block, after: Command) -> list[Difference]:
     """The first difference of a sequence (a run that meets it goes no further), and those of
-    the alternatives before it."""
-    old_signatures = [_signature(i) for i in base]
-    matcher = SequenceMatcher(None, old_signatures, [_signature(i) for i in new], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            for offset in range(i2 - i1):
-                following = _next_place(new, j1 + offset + 1, after)
-                found = _item(base[i1 + offset], new[j1 + offset], following)
-                if found:
-                    return found
-            continue
-        was = _first(tuple(base[i1:])) if i1 == i2 else _first(tuple(base[i1:i2]))
-        return [_gap(base[i1:i2], new[j1:j2], was, _next_place(new, j2, after))]
-    return []
+    the alternatives before it. A replay walks both from the start, so the common prefix is
+    matched first; only where they part is the rest aligned, to tell an addition from a
+    removal or a change."""
+    start = 0
+    while start < min(len(base), len(new)) and _signature(base[start]) == _signature(new[start]):
+        found = _item(base[start], new[start], _next_place(new, start + 1, after))
+        if found:
+            return found
+        start += 1
+    old_rest, new_rest = base[start:], new[start:]
+    if not old_rest and not new_rest:
+        return []
+    matcher = SequenceMatcher(
+        None, [_signature(i) for i in old_rest], [_signature(i) for i in new_rest], autojunk=False
+    )
+    tag, i1, i2, j1, j2 = matcher.get_opcodes()[0]
+    if tag == "equal":  # what follows the gap matches at once: the gap is empty on one side
+        i2, j2 = i1, j1
+    was = _first(tuple(old_rest[i1:])) if i1 == i2 else _first(tuple(old_rest[i1:i2]))
+    return [_gap(old_rest[i1:i2], new_rest[j1:j2], was, _next_place(new_rest, j2, after))]
 
 
 def _item(base: Item, new: Item, after: Command) -> list[Difference]:

@@ -4,10 +4,13 @@ overridden by `[tool.replaylint.versioning]`."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 from replaylint.presets.records import Versioning
 from replaylint.project.config import Resolver
+from replaylint.project.roots import project_root
 from replaylint.versioning.side import versioning_facts
 
 PATCHING, PINNED = "patching", "pinned"
@@ -22,13 +25,15 @@ class Models:
             for name, facts in self.facts.items()
             for pattern in (*facts.patching_when, *facts.pinned_when)
         ]
-        self.switched: set[str] = set()  # frameworks whose default the project's files switch
+        # (framework, project folder) where the project's own files switch the default: one
+        # application of a repository of many enables DBOS patching for itself only.
+        self.switched: set[tuple[str, Path]] = set()
 
-    def scan(self, data: bytes) -> None:
-        """One file of the working tree: does it switch a framework's model?"""
+    def scan(self, data: bytes, path: str) -> None:
+        """One file of the working tree: does it switch a framework's model in its project?"""
         for name, pattern in self._switches:
-            if name not in self.switched and pattern.search(data):
-                self.switched.add(name)
+            if pattern.search(data):
+                self.switched.add((name, _project(path)))
 
     def model(self, framework: str, path: str) -> str:
         """The model in force for a workflow of `framework` in the file at `path`."""
@@ -38,6 +43,10 @@ class Models:
         facts = self.facts.get(framework)
         if facts is None:
             return PATCHING
-        if framework in self.switched:
+        if (framework, _project(path)) in self.switched:
             return PATCHING if facts.model == PINNED else PINNED
         return facts.model
+
+
+def _project(path: str) -> Path:
+    return project_root(Path(os.path.abspath(path)).parent)
