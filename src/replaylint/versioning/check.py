@@ -17,12 +17,14 @@ from replaylint.graph.imports import reached_modules
 from replaylint.project.config import Config, Resolver
 from replaylint.project.discovery import python_files
 from replaylint.project.prefilter import Needles, is_candidate
+from replaylint.project.roots import Roots
 from replaylint.resolve.model import ModuleInfo
 from replaylint.versioning.findings import Verdicts
-from replaylint.versioning.git import GitError, Repository, copy_of, wanted
+from replaylint.versioning.git import GitError, Repository, blob_id, copy_of, wanted
 from replaylint.versioning.model import Workflow
 from replaylint.versioning.models import Models
 from replaylint.versioning.pairing import Pairs, pair
+from replaylint.versioning.reach import reached
 from replaylint.versioning.side import Module, read_side
 
 
@@ -58,6 +60,7 @@ def check_against(
     models = Models(resolver)
     current = _working_tree(paths, resolver, repository.root, models, outcome.errors)
     scopes = [_relative(repository.root, Path(p)) for p in paths]
+    changes = Changes(repository.root, tree)
     with tempfile.TemporaryDirectory(prefix="replaylint-base-") as folder_name:
         copy = Path(folder_name) / repository.root.name
         kept = {path: blob for path, blob in tree.items() if wanted(path)}
@@ -71,14 +74,21 @@ def check_against(
             and _in_scope(path, scopes)
             and _candidate(contents[blob], earlier.for_file(str(copy / path)))
         ]
-        old, read = read_side(old_modules, lambda p: earlier.for_file(str(p)), outcome.errors)
-        new, walked = read_side(current, lambda p: resolver.for_file(str(p)), outcome.errors)
-    # A module one side cannot parse (the check reports it as ADK-E001) is compared on neither.
-    unread = {m.relative for m in old_modules if m.relative not in read}
-    unread |= {m.relative for m in current if m.relative not in walked}
-    old = [w for w in old if w.module not in unread]
-    new = [w for w in new if w.module not in unread]
-    pairs = pair(old, new)
+        # Only a workflow whose module or helpers changed can differ: the others are not read.
+        old_modules = [m for m in old_modules if changes.touch(m, copy, earlier)]
+        dirty = [m for m in current if changes.touch(m, repository.root, resolver)]
+        old, read = read_side(
+            old_modules, lambda p: earlier.for_file(str(p)), outcome.errors, positions=False
+        )
+        new, walked = read_side(dirty, lambda p: resolver.for_file(str(p)), outcome.errors)
+    pairs = pair(*_readable(old_modules, old, read, dirty, new, walked))
+    clean = [m for m in current if m not in dirty]
+    if (pairs.removed or pairs.renamed) and clean:
+        # A name that seems gone may live on in an unchanged module: read those too.
+        more, also = read_side(clean, lambda p: resolver.for_file(str(p)), outcome.errors)
+        walked.update(also)
+        dirty += clean
+        pairs = pair(*_readable(old_modules, old, read, dirty, new + more, walked))
     if focus is not None:  # the workflows that reach a file named, and those removed from one
 
         def named(workflow: Workflow) -> bool:
@@ -103,6 +113,59 @@ def add_comparison(
     versioned = check_against(base, paths, resolver)
     outcome.findings += versioned.findings
     outcome.errors += versioned.errors
+
+
+def _readable(
+    old_modules: list[Module],
+    old: list[Workflow],
+    read: dict[str, ModuleInfo],
+    new_modules: list[Module],
+    new: list[Workflow],
+    walked: dict[str, ModuleInfo],
+) -> tuple[list[Workflow], list[Workflow]]:
+    """Both sides' workflows, less those of a module one side cannot parse (the check reports
+    it as ADK-E001): such a module is compared on neither side, never taken for removed."""
+    unread = {m.relative for m in old_modules if m.relative not in read}
+    unread |= {m.relative for m in new_modules if m.relative not in walked}
+    return [w for w in old if w.module not in unread], [w for w in new if w.module not in unread]
+
+
+class Changes:
+    """Which files differ between the base and the working tree, by git's blob ids."""
+
+    def __init__(self, root: Path, tree: dict[str, str]) -> None:
+        self.root = root
+        self.tree = tree
+        self._changed: dict[str, bool] = {}
+        self._roots: dict[int, Roots] = {}
+
+    def changed(self, relative: str) -> bool:
+        found = self._changed.get(relative)
+        if found is None:
+            try:
+                data: bytes | None = (self.root / relative).read_bytes()
+            except OSError:
+                data = None
+            blob = self.tree.get(relative)
+            if data is None or blob is None:
+                found = (data is None) != (blob is None)
+            else:
+                found = blob_id(data) != blob
+            self._changed[relative] = found
+        return found
+
+    def touch(self, module: Module, root: Path, resolver: Resolver) -> bool:
+        """Does the module, or a local module it reaches, differ between the two sides?"""
+        config = resolver.for_file(str(module.path))
+        roots = self._roots.get(id(config))
+        if roots is None:
+            sources = tuple(Path(config.base, r).resolve() for r in config.src)
+            roots = self._roots[id(config)] = Roots(sources)
+        for path in reached(module.path.resolve(), roots):
+            relative = _relative(root.resolve(), path)
+            if not relative.startswith("..") and self.changed(relative):
+                return True
+        return False
 
 
 def _working_tree(

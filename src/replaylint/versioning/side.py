@@ -40,7 +40,10 @@ class Module:
 
 
 def read_side(
-    modules: list[Module], config_of: Callable[[Path], Config], errors: list[str]
+    modules: list[Module],
+    config_of: Callable[[Path], Config],
+    errors: list[str],
+    positions: bool = True,
 ) -> tuple[list[Workflow], dict[str, ModuleInfo]]:
     """The workflows of the modules (grouped by their settings, one walk each) and the walked
     modules by their path from the repository's root (a module that cannot be read is not
@@ -52,14 +55,14 @@ def read_side(
     workflows: list[Workflow] = []
     walked: dict[str, ModuleInfo] = {}
     for config, members in groups.values():
-        found, loaded = _read_group(config, members, errors)
+        found, loaded = _read_group(config, members, errors, positions)
         workflows += found
         walked.update(loaded)
     return workflows, walked
 
 
 def _read_group(
-    config: Config, members: list[Module], errors: list[str]
+    config: Config, members: list[Module], errors: list[str], positions: bool
 ) -> tuple[list[Workflow], dict[str, ModuleInfo]]:
     calls = Calls()
     project = project_for(config)
@@ -104,7 +107,8 @@ def _read_group(
 
     entries = Entries(facts, places, skeleton)
     workflows = [w for rel, m in loaded.items() for w in entries.workflows(m, rel)]
-    places.finish()
+    if positions:  # the base's are never reported: its items are only compared and named
+        places.finish()
     return [_placed(w, places) for w in workflows], loaded
 
 

@@ -29,6 +29,7 @@ from replaylint.versioning.syntax import (
     argument_values,
     attribute_chain,
     call_of,
+    children,
     elements,
     ends_block,
     parameters,
@@ -84,6 +85,7 @@ class Builder:
         self._gate_names: dict[str, str] = {}
         self._context_names: frozenset[str] = frozenset()
         self._handles: dict[str, str] = {}  # locals holding a framework object (a handle)
+        self._rebound_names: dict[int, frozenset[str]] = {}
         self._function: FunctionInfo | None = None
         self._statement: cst.CSTNode | None = None
 
@@ -132,6 +134,13 @@ class Builder:
             self._inlining.pop()
         statement = self._statement
         return [self.places.restated(item, self._function, statement) for item in items]
+
+    def _rebound(self) -> frozenset[str]:
+        key = id(self._function)
+        found = self._rebound_names.get(key)
+        if found is None:
+            found = self._rebound_names[key] = rebound(self._function)
+        return found
 
     # ------------------------------------------------------------------ statements
 
@@ -281,7 +290,7 @@ class Builder:
                 where = self.places.at(self._function, node, self._statement)
                 items.append(Branches((right, ()), where))
             return items
-        items = [item for child in node.children for item in self._expression(child)]
+        items = [item for child in children(node) for item in self._expression(child)]
         if isinstance(node, cst.Call):
             items.extend(self._call(node))
         return items
@@ -355,7 +364,7 @@ class Builder:
         places names it (`fn = order_apples` in one branch, `fn = order_pears` in another)."""
         written = argument_nodes(node, keys)
         if written and isinstance(written[0], cst.Name):
-            if written[0].value in rebound(self._function):
+            if written[0].value in self._rebound():
                 return ANY
         for value in argument_values(node, fact, keys):
             if isinstance(value, Func):

@@ -144,3 +144,46 @@ def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
             continue
         stack.extend(current.children)
     return found
+
+
+_LEAVES: tuple[type[cst.CSTNode], ...] = (
+    cst.Name,
+    cst.SimpleString,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.Ellipsis,
+    cst.Pass,
+    cst.Break,
+    cst.Continue,
+    cst.Import,
+    cst.ImportFrom,
+    cst.Global,
+    cst.Nonlocal,
+)
+
+
+def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """The child nodes that can hold a call, in evaluation order: the common expression and
+    small statement forms read directly (LibCST's generic `children` visits every token)."""
+    if isinstance(node, _LEAVES):
+        return ()
+    if isinstance(node, cst.Call):
+        return [node.func, *(arg.value for arg in node.args)]
+    if isinstance(node, cst.Attribute):
+        return (node.value,)
+    if isinstance(node, (cst.Await, cst.Expr)):
+        return (node.expression if isinstance(node, cst.Await) else node.value,)
+    if isinstance(node, cst.Assign):
+        return [node.value, *(t.target for t in node.targets)]
+    if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+        return (node.value, node.target) if node.value is not None else (node.target,)
+    if isinstance(node, cst.Return):
+        return (node.value,) if node.value is not None else ()
+    if isinstance(node, cst.BinaryOperation):
+        return (node.left, node.right)
+    if isinstance(node, cst.Comparison):
+        return [node.left, *(c.comparator for c in node.comparisons)]
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [element.value for element in node.elements]
+    return node.children
