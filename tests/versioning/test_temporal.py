@@ -17,6 +17,7 @@ from tests.versioning.temporal_history import commands, history
 from replaylint.api.testing import expectations
 from replaylint.project.config import Config
 from replaylint.versioning.examples import run_pair
+from replaylint.versioning.places import Places
 from replaylint.versioning.side import Module, read_side
 
 MODULE = """
@@ -290,7 +291,7 @@ def _base_history(name: str, tmp_path: Path) -> dict:
     path.write_text(files["base/shop/checkout.py"], encoding="utf-8")
     errors: list[str] = []
     module = Module(path, "base_checkout.py", "base_checkout.py", path.read_bytes())
-    workflows, _ = read_side([module], lambda _: Config(), errors)
+    workflows, _ = read_side([module], lambda _: Config(), errors, Places())
     (workflow,) = workflows
     (run,) = [u for u in workflow.units if u.member == ""]
     return history(workflow.name, commands(run.skeleton, CASES[name][2]))

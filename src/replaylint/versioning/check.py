@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path
 from replaylint.graph.imports import reached_modules
+from replaylint.index.pools import default_jobs, pool_context
 from replaylint.project.config import Config, Resolver
 from replaylint.project.discovery import python_files
 from replaylint.project.prefilter import Needles, is_candidate
@@ -24,6 +27,7 @@ from replaylint.versioning.git import GitError, Repository, blob_id, copy_of, wa
 from replaylint.versioning.model import Workflow
 from replaylint.versioning.models import Models
 from replaylint.versioning.pairing import Pairs, pair
+from replaylint.versioning.places import Places
 from replaylint.versioning.reach import reached
 from replaylint.versioning.side import Module, read_side
 
@@ -77,15 +81,18 @@ def check_against(
         # Only a workflow whose module or helpers changed can differ: the others are not read.
         old_modules = [m for m in old_modules if changes.touch(m, copy, earlier)]
         dirty = [m for m in current if changes.touch(m, repository.root, resolver)]
-        old, read = read_side(
-            old_modules, lambda p: earlier.for_file(str(p)), outcome.errors, positions=False
-        )
-        new, walked = read_side(dirty, lambda p: resolver.for_file(str(p)), outcome.errors)
+        places = Places()  # the working tree's; the base's positions are never reported
+        with _beside(len(old_modules) + len(dirty)) as pool:
+            # The base is read in a process of its own while this one reads the working tree.
+            later = pool.submit(_read_base, old_modules, earlier) if pool is not None else None
+            new, walked = read_side(dirty, resolver.for_file, outcome.errors, places)
+            old, read, errors = later.result() if later else _read_base(old_modules, earlier)
+        outcome.errors += errors
     pairs = pair(*_readable(old_modules, old, read, dirty, new, walked))
     clean = [m for m in current if m not in dirty]
     if (pairs.removed or pairs.renamed) and clean:
         # A name that seems gone may live on in an unchanged module: read those too.
-        more, also = read_side(clean, lambda p: resolver.for_file(str(p)), outcome.errors)
+        more, also = read_side(clean, resolver.for_file, outcome.errors, places)
         walked.update(also)
         dirty += clean
         pairs = pair(*_readable(old_modules, old, read, dirty, new + more, walked))
@@ -100,7 +107,7 @@ def check_against(
             [w for w in pairs.removed if w.module in focus],
         )
     outcome.compared = len(pairs.same) + len(pairs.renamed)
-    verdicts = Verdicts(models, {m.relative for m in current}, repository.root)
+    verdicts = Verdicts(models, places, repository.root)
     outcome.findings = verdicts.findings(pairs)
     return outcome
 
@@ -115,10 +122,33 @@ def add_comparison(
     outcome.errors += versioned.errors
 
 
+def _read_base(
+    modules: list[Module], resolver: Resolver
+) -> tuple[list[Workflow], set[str], list[str]]:
+    """The base's workflows, the modules read and the problems met (a pool's task: nothing
+    returned refers to a syntax tree)."""
+    errors: list[str] = []
+    workflows, read = read_side(modules, resolver.for_file, errors, Places())
+    return workflows, set(read), errors
+
+
+@contextmanager
+def _beside(modules: int) -> Iterator[ProcessPoolExecutor | None]:
+    """A second process when there are cores for it and enough modules to pay its start."""
+    if modules < _WORTH_A_PROCESS or default_jobs() < 2:
+        yield None
+        return
+    with ProcessPoolExecutor(max_workers=1, mp_context=pool_context()) as pool:
+        yield pool
+
+
+_WORTH_A_PROCESS = 16  # modules of both sides; below, one process reads them sooner
+
+
 def _readable(
     old_modules: list[Module],
     old: list[Workflow],
-    read: dict[str, ModuleInfo],
+    read: set[str],
     new_modules: list[Module],
     new: list[Workflow],
     walked: dict[str, ModuleInfo],

@@ -35,6 +35,7 @@ class Difference:
     code: str  # "V001" or "V003"
     where: Where
     detail: str  # the message's text between its parentheses
+    at_statement: bool = False  # reported on the first line of the statement holding `where`
 
 
 @dataclass(frozen=True)
@@ -268,9 +269,8 @@ def _gap(removed: tuple, added: tuple, was: Command | None, after: Command) -> D
     if removed and isinstance(removed[0], _RemovedGate):
         patch = removed[0].gate.patch
         where = _place(added[0]) if added else after.where
-        line = dataclasses.replace(where, line=where.statement or where.line, column=0)
-        line = dataclasses.replace(line, end_line=line.line, end_column=0)
-        return Difference("V003", line, f"patch {patch} removed without deprecate_patch")
+        detail = f"patch {patch} removed without deprecate_patch"
+        return Difference("V003", where, detail, at_statement=True)
     now = _first(added)
     if now is None:
         return Difference("V001", after.where, f"was: {_told(was)}, now: {_told(after)}")

@@ -14,14 +14,15 @@ from replaylint.versioning.compare import compare
 from replaylint.versioning.model import Where, Workflow
 from replaylint.versioning.models import PATCHING, Models
 from replaylint.versioning.pairing import Pairs, handler_changes
+from replaylint.versioning.places import Places
 
 _CODES = {"V001": Code.V001, "V003": Code.V003}
 
 
 class Verdicts:
-    def __init__(self, models: Models, present: set[str], root: Path) -> None:
+    def __init__(self, models: Models, places: Places, root: Path) -> None:
         self.models = models
-        self.present = present  # modules of the working tree, from the repository's root
+        self.places = places  # the working tree's: what turns a placeholder into a position
         self.root = root
 
     def findings(self, pairs: Pairs) -> list[Finding]:
@@ -57,7 +58,8 @@ class Verdicts:
             for difference in compare(before.skeleton, unit.skeleton, unit.where):
                 code = _CODES[difference.code]
                 detail = f"{label}: {difference.detail}"
-                findings.append(self._finding(code, new.framework, difference.where, detail))
+                where = self.places.where(difference.where, difference.at_statement)
+                findings.append(self._finding(code, new.framework, where, detail))
         return findings
 
     def _handlers(self, old: Workflow, new: Workflow) -> list[Finding]:
@@ -78,6 +80,7 @@ class Verdicts:
         return Where(display_path(str(self.root / workflow.module)), 1)
 
     def _finding(self, code: Code, framework: str, where: Where, detail: str) -> Finding:
+        where = self.places.where(where)
         preset = presets().get(framework)
         remedy = (preset.remedy(code.value) if preset is not None else None) or RULES[code].remedy
         end_line = where.end_line or where.line

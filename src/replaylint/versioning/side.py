@@ -14,7 +14,7 @@ from replaylint.presets.records import Versioning, presets, runtime_versioning
 from replaylint.project.config import Config
 from replaylint.resolve.model import FunctionInfo, ModuleInfo
 from replaylint.versioning.entries import RUNTIME, Entries
-from replaylint.versioning.model import Block, Unit, Workflow
+from replaylint.versioning.model import Block, Workflow
 from replaylint.versioning.places import Places
 from replaylint.versioning.skeleton import Builder, Calls
 
@@ -41,33 +41,33 @@ class Module:
 
 def read_side(
     modules: list[Module],
-    config_of: Callable[[Path], Config],
+    config_of: Callable[[str], Config],
     errors: list[str],
-    positions: bool = True,
+    places: Places,
 ) -> tuple[list[Workflow], dict[str, ModuleInfo]]:
     """The workflows of the modules (grouped by their settings, one walk each) and the walked
     modules by their path from the repository's root (a module that cannot be read is not
     among them: its workflows are neither compared nor taken for removed)."""
     groups: dict[int, tuple[Config, list[Module]]] = {}
     for module in modules:
-        config = config_of(module.path)
+        config = config_of(str(module.path))
         groups.setdefault(id(config), (config, []))[1].append(module)
     workflows: list[Workflow] = []
     walked: dict[str, ModuleInfo] = {}
     for config, members in groups.values():
-        found, loaded = _read_group(config, members, errors, positions)
+        found, loaded = _read_group(config, members, errors, places)
         workflows += found
         walked.update(loaded)
     return workflows, walked
 
 
 def _read_group(
-    config: Config, members: list[Module], errors: list[str], positions: bool
+    config: Config, members: list[Module], errors: list[str], places: Places
 ) -> tuple[list[Workflow], dict[str, ModuleInfo]]:
     calls = Calls()
     project = project_for(config)
     project.sink = calls  # only the call facts: no rule runs on this walk
-    shown_of = {m.path.resolve(): m.shown for m in members}
+    places.names.update({m.path.resolve(): m.shown for m in members})
     loaded: dict[str, ModuleInfo] = {}
     for member in members:
         try:
@@ -83,7 +83,6 @@ def _read_group(
             for call in function.calls:
                 if not call.dead:
                     helpers.setdefault(id(call.node), []).append(call.target)
-    places = Places(lambda m: shown_of.get(m.path, m.display))
     facts = versioning_facts()
     children = frozenset(p.name for p in project.frameworks.presets if p.child_workflows)
     contexts = {
@@ -107,16 +106,4 @@ def _read_group(
 
     entries = Entries(facts, places, skeleton)
     workflows = [w for rel, m in loaded.items() for w in entries.workflows(m, rel)]
-    if positions:  # the base's are never reported: its items are only compared and named
-        places.finish()
-    return [_placed(w, places) for w in workflows], loaded
-
-
-def _placed(workflow: Workflow, places: Places) -> Workflow:
-    units = tuple(
-        Unit(u.member, places.where(u.where), places.block(u.skeleton)) for u in workflow.units
-    )
-    handlers = tuple(dataclasses.replace(h, where=places.where(h.where)) for h in workflow.handlers)
-    return dataclasses.replace(
-        workflow, where=places.where(workflow.where), units=units, handlers=handlers
-    )
+    return workflows, loaded

@@ -134,15 +134,27 @@ def rebound(function: FunctionInfo | None) -> frozenset[str]:
 
 
 def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
+    """The assignment statements of a body, in its nested blocks too (not in nested defs)."""
     found: list[cst.Assign] = []
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, cst.Assign):
-            found.append(current)
-        elif isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
-        stack.extend(current.children)
+        if isinstance(current, cst.SimpleStatementLine):
+            found += [small for small in current.body if isinstance(small, cst.Assign)]
+        elif isinstance(current, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            stack.extend(current.body)
+        elif isinstance(current, (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar)):
+            stack.append(current.body)
+            orelse = getattr(current, "orelse", None)
+            if orelse is not None:
+                stack.append(orelse if isinstance(orelse, cst.If) else orelse.body)
+            for handler in getattr(current, "handlers", ()):
+                stack.append(handler.body)
+            final = getattr(current, "finalbody", None)
+            if final is not None:
+                stack.append(final.body)
+        elif isinstance(current, cst.Match):
+            stack.extend(case.body for case in current.cases)
     return found
 
 
