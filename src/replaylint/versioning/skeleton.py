@@ -21,7 +21,6 @@ from replaylint.versioning.model import (
     Guarded,
     Item,
     Loop,
-    Where,
 )
 from replaylint.versioning.places import Places
 from replaylint.versioning.syntax import (
@@ -30,11 +29,10 @@ from replaylint.versioning.syntax import (
     attribute_chain,
     call_of,
     children,
+    choice,
     elements,
     ends_block,
     parameters,
-    raises,
-    raising_arms,
     rebound,
     suite,
     text_argument,
@@ -213,7 +211,7 @@ class Builder:
         items = self._expression(node.test)
         if body or orelse:
             where = self.places.at(self._function, node, self._statement)
-            items.append(_choice(node, body, orelse, where))
+            items.append(choice(node, body, orelse, where))
         return items
 
     def _try(self, node: cst.Try | cst.TryStar) -> list[Item]:
@@ -385,25 +383,3 @@ class Builder:
         if target.is_exempt():
             return []  # a recorded zone of another kind: served from history, no command here
         return self._inline(target, node)
-
-
-def _choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Item:
-    """The branches of an if (an elif chain's arms side by side); when every arm that goes on
-    issues one command of one kind (the others raise), the one command whose target the branch
-    chose: `if apple: order(apples) elif pear: order(pears)` is `order(ANY)`."""
-    arms: tuple[Block, ...] = (body, orelse)
-    chained = isinstance(node.orelse, cst.If) and len(orelse) == 1
-    if chained and isinstance(orelse[0], Branches):
-        arms = (body, *orelse[0].arms)
-    raising = [raises(node.body), *raising_arms(node.orelse)]
-    going_on = [arm for index, arm in enumerate(arms) if arm or not _at(raising, index)]
-    if len(going_on) > 1 and all(len(arm) == 1 and isinstance(arm[0], Command) for arm in going_on):
-        kinds = {arm[0].kind for arm in going_on}  # type: ignore[union-attr]
-        if len(kinds) == 1:
-            first = going_on[0][0]
-            return Command(first.kind, ANY, first.where)  # type: ignore[union-attr]
-    return Branches(arms, where)
-
-
-def _at(flags: list[bool], index: int) -> bool:
-    return flags[index] if index < len(flags) else False

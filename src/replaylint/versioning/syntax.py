@@ -9,6 +9,7 @@ import libcst as cst
 from replaylint.resolve.facts import Call
 from replaylint.resolve.model import FunctionInfo
 from replaylint.resolve.values import Const, Value
+from replaylint.versioning.model import ANY, Block, Branches, Command, Item, Where
 
 
 def suite(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
@@ -199,3 +200,25 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
         return [element.value for element in node.elements]
     return node.children
+
+
+def choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Item:
+    """The branches of an if (an elif chain's arms side by side); when every arm that goes on
+    issues one command of one kind (the others raise), the one command whose target the branch
+    chose: `if apple: order(apples) elif pear: order(pears)` is `order(ANY)`."""
+    arms: tuple[Block, ...] = (body, orelse)
+    chained = isinstance(node.orelse, cst.If) and len(orelse) == 1
+    if chained and isinstance(orelse[0], Branches):
+        arms = (body, *orelse[0].arms)
+    raising = [raises(node.body), *raising_arms(node.orelse)]
+    going_on = [arm for index, arm in enumerate(arms) if arm or not _at(raising, index)]
+    if len(going_on) > 1 and all(len(arm) == 1 and isinstance(arm[0], Command) for arm in going_on):
+        kinds = {arm[0].kind for arm in going_on}  # type: ignore[union-attr]
+        if len(kinds) == 1:
+            first = going_on[0][0]
+            return Command(first.kind, ANY, first.where)  # type: ignore[union-attr]
+    return Branches(arms, where)
+
+
+def _at(flags: list[bool], index: int) -> bool:
+    return flags[index] if index < len(flags) else False
