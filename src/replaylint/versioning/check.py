@@ -71,13 +71,7 @@ def check_against(
         contents = repository.blobs(kept.values())
         copy_of(kept, contents, copy)
         earlier = resolver.fresh()
-        old_modules = [
-            Module(copy / path, path, _shown(repository.root, path), contents[blob])
-            for path, blob in sorted(kept.items())
-            if path.endswith(".py")
-            and _in_scope(path, scopes)
-            and _candidate(contents[blob], earlier.for_file(str(copy / path)))
-        ]
+        old_modules = _base_modules(kept, contents, copy, repository.root, scopes, earlier)
         # Only a workflow whose module or helpers changed can differ: the others are not read.
         old_modules = [m for m in old_modules if changes.touch(m, copy, earlier)]
         dirty = [m for m in current if changes.touch(m, repository.root, resolver)]
@@ -96,20 +90,43 @@ def check_against(
         walked.update(also)
         dirty += clean
         pairs = pair(*_readable(old_modules, old, read, dirty, new + more, walked))
-    if focus is not None:  # the workflows that reach a file named, and those removed from one
-
-        def named(workflow: Workflow) -> bool:
-            return _reaches(walked.get(workflow.module), focus, repository.root)
-
-        pairs = Pairs(
-            [p for p in pairs.same if named(p[1])],
-            [p for p in pairs.renamed if named(p[1])],
-            [w for w in pairs.removed if w.module in focus],
-        )
+    if focus is not None:
+        pairs = _focused(pairs, focus, walked, repository.root)
     outcome.compared = len(pairs.same) + len(pairs.renamed)
     verdicts = Verdicts(models, places, repository.root)
     outcome.findings = verdicts.findings(pairs)
     return outcome
+
+
+def _base_modules(
+    kept: dict[str, str],
+    contents: dict[str, bytes],
+    copy: Path,
+    root: Path,
+    scopes: list[str],
+    resolver: Resolver,
+) -> list[Module]:
+    """The base's workflow candidates under `scopes`, in its copy."""
+    return [
+        Module(copy / path, path, _shown(root, path), contents[blob])
+        for path, blob in sorted(kept.items())
+        if path.endswith(".py")
+        and _in_scope(path, scopes)
+        and _candidate(contents[blob], resolver.for_file(str(copy / path)))
+    ]
+
+
+def _focused(pairs: Pairs, focus: set[str], walked: dict[str, ModuleInfo], root: Path) -> Pairs:
+    """The workflows that reach a file named, and those removed from one."""
+
+    def named(workflow: Workflow) -> bool:
+        return _reaches(walked.get(workflow.module), focus, root)
+
+    return Pairs(
+        [p for p in pairs.same if named(p[1])],
+        [p for p in pairs.renamed if named(p[1])],
+        [w for w in pairs.removed if w.module in focus],
+    )
 
 
 def add_comparison(
