@@ -256,7 +256,10 @@ def test_the_versioning_job_and_hook_compare_with_the_base(
     run_steps([s["run"] for s in job["steps"] if "run" in s], project, shell)
     sarif = json.loads((project / upload["with"]["sarif_file"]).read_text())
     [result] = sarif["runs"][0]["results"]
-    assert (result["ruleId"], result["locations"][0]["physicalLocation"]["region"]["startLine"]) == (
+    assert (
+        result["ruleId"],
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+    ) == (
         "ADK-V001",
         8,
     )

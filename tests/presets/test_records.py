@@ -177,3 +177,35 @@ def _check(cache_folder: Path) -> list[tuple[str, int, Code, str]]:
     cache = Cache(cache_folder)
     report = report_from(run(["."], resolver=resolver, cache=cache), Selection(resolver))
     return [(f.path, f.line, f.code, f.remedy) for f in report.findings]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda v: v.update(gate=[]), "[versioning]: unknown key 'gate'"),
+        (lambda v: v["commands"].update(activity=["temporalio\\.(x"]), "is no regular expression"),
+        (lambda v: v.update(given={"timer": {"calls": []}}), "given.timer needs a keyword"),
+        (lambda v: v.update(model="sometimes"), "[versioning] needs a model"),
+    ],
+)
+def test_the_versioning_table_is_checked(change, message: str) -> None:  # type: ignore[no-untyped-def]
+    data = _shipped("temporal")
+    change(data["versioning"])
+    with pytest.raises(RecordError, match=re.escape(message)):
+        build("temporal", data, "frameworks/temporal.toml")
+
+
+@pytest.mark.parametrize("name", sorted(presets()))
+def test_every_record_says_what_its_history_records(name: str) -> None:
+    facts = presets()[name].versioning
+    assert facts.commands or facts.steps, "check --base would find no durable command"
+    assert all(facts.targets.get(kind, ("0",)) is not None for kind in facts.commands)
+
+
+def test_the_runtime_keeps_its_versioning_facts_in_a_table_of_its_own() -> None:
+    facts = records.runtime_versioning()
+    assert facts.model == "patching"
+    assert facts.gates.matches("replaylint.workflows.RunContext().patched")
+    assert facts.gates.matches("replaylint.workflows.patches.Patches().applied")
+    assert facts.deprecations.matches("replaylint.workflows.RunContext().deprecate_patch")
+    assert facts.step_kind(("replaylint.workflows.activity",)) == "activity"
