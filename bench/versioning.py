@@ -87,7 +87,8 @@ CHANGES = (
     "        await workflow.execute_activity(reserve, order, start_to_close_timeout=T)\n" + BASE,
     BASE.replace("charge", "ship"),
     "        if workflow.patched('audit'):\n"
-    "            await workflow.execute_activity('audit', order, start_to_close_timeout=T)\n" + BASE,
+    "            await workflow.execute_activity('audit', order, start_to_close_timeout=T)\n"
+    + BASE,
 )
 
 
