@@ -3,11 +3,17 @@ and handlers, moved files, and each framework's versioning model (and its overri
 
 from __future__ import annotations
 
+import importlib.util
 import textwrap
+from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 
+from replaylint.api.testing import expectations
 from replaylint.versioning.examples import run_pair
+
+UTC = timezone.utc
 
 
 def _pair(name: str, base: str, new: str, **more: str) -> dict[str, str]:
@@ -377,3 +383,32 @@ def test_workflow_renamed_removed_and_moved() -> None:
     }
     missing, unexpected = run_pair(module_gone)
     assert [u.split(": ADK-")[0] for u in unexpected] == ["approvals.py:1"], unexpected
+
+
+def _load(path: Path, text: str, name: str):  # type: ignore[no-untyped-def]
+    path.write_text(text, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("case", sorted(RUNTIME_CASES))
+def test_the_runtime_replays_exactly_the_silent_fixtures(case: str, tmp_path: Path) -> None:
+    """A history the runtime records from the base must fail to replay on the new code of
+    each ADK-V001 and ADK-V003 fixture, and replay on the silent ones."""
+    from replaylint.workflows import NonDeterminismError, assert_replays, record
+
+    base, new, base_helper, new_helper = RUNTIME_CASES[case]
+    old = _load(tmp_path / "base_pay.py", runtime(base, base_helper), f"base_{abs(hash(case))}")
+    history = record(old.run, {}, run_id="run-1", started_at=datetime(2024, 6, 1, tzinfo=UTC))
+    new_text = runtime(new, new_helper)
+    current = _load(tmp_path / "new_pay.py", new_text, f"new_{abs(hash(case))}")
+    breaking = {e.code for e in expectations(new_text, "x")} & {"ADK-V001", "ADK-V003"}
+    try:
+        assert_replays(current.run, history)
+        replayed = True
+    except NonDeterminismError:
+        replayed = False
+    assert replayed is not bool(breaking), "the runtime's replay and the finding disagree"
