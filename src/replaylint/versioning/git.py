@@ -23,7 +23,12 @@ class Repository:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        top = self._git("rev-parse", "--show-toplevel").decode().strip()
+        try:
+            top = self._git("rev-parse", "--show-toplevel").decode().strip()
+        except GitError as error:
+            raise GitError(
+                f"--base needs a git repository, and {folder} is in none ({error})"
+            ) from None
         self.root = Path(top).resolve()
 
     def _git(self, *args: str, stdin: bytes | None = None) -> bytes:
