@@ -103,8 +103,12 @@ class Entries:
         )
 
     def registered_name(self, function: FunctionInfo, framework: str) -> str:
-        """The name a step, activity or child workflow function is recorded under."""
+        """The name a step, activity or child workflow function is recorded under (a child
+        workflow named by its run method, `Child.run`, is its class's workflow type)."""
         facts = self.facts.get(framework)
+        cls = function.cls
+        if cls is not None and cls.workflow is not None and facts is not None:
+            return _declared_name(cls.node, facts) or cls.name
         declared = _declared_name(function.node, facts) if facts is not None else None
         return declared or function.name
 
