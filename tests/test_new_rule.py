@@ -28,9 +28,9 @@ def _scaffold(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def _registry(root: Path) -> dict:
     probe = (
         "import json\n"
-        "from replaylint.core.codes import RULES, Code\n"
+        "from replaylint.core.codes import RULES, WALK_CODES, Code\n"
         "from replaylint.rules import ALL_RULES\n"
-        "print(json.dumps({'codes': [c.value for c in Code],\n"
+        "print(json.dumps({'codes': [c.value for c in WALK_CODES],\n"
         "  'rules': [[r.code.value, type(r).__module__, type(r).__name__] for r in ALL_RULES],\n"
         "  'meta': {c.value: [m.slug, m.kind, m.category] for c, m in RULES.items()}}))\n"
     )

@@ -246,3 +246,45 @@ def test_every_command_of_the_sections_is_one_the_tests_run() -> None:
     ]
     ci = [yaml.safe_load(b) for b in blocks(section("CI"), "yaml")]
     assert len(ci) == 2 and commands(section("CI")) == []
+
+
+BASE_FLOW = """from temporalio import workflow
+
+
+@workflow.defn
+class Checkout:
+    @workflow.run
+    async def run(self) -> None:
+        await workflow.execute_activity("charge", start_to_close_timeout=5)
+"""
+NEW_FLOW = BASE_FLOW.replace('"charge"', '"reserve"')
+
+
+def test_the_versioning_job_and_hook_compare_with_the_base(
+    installed: list[str], shell: dict[str, str], tmp_path: Path, bare: Path
+) -> None:
+    text = section("Versioning: `check --base`")
+    [workflow] = [b for b in blocks(text, "yaml") if "jobs:" in b]
+    job = yaml.safe_load(workflow)["jobs"]["versioning"]
+    assert job["steps"][0]["with"]["fetch-depth"] == 0  # the base branch must be there
+    [upload] = [s for s in job["steps"] if "upload-sarif" in s.get("uses", "")]
+    project = ci_project(tmp_path / "project", bare)
+    (project / "flow.py").write_text(BASE_FLOW)
+    git(project, "add", ".")
+    git(project, "commit", "-q", "-m", "base")
+    git(project, "update-ref", "refs/remotes/origin/main", "HEAD")
+    (project / "flow.py").write_text(NEW_FLOW)
+    run_steps([s["run"] for s in job["steps"] if "run" in s], project, shell)
+    sarif = json.loads((project / upload["with"]["sarif_file"]).read_text())
+    [result] = sarif["runs"][0]["results"]
+    assert (
+        result["ruleId"],
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+    ) == (
+        "ADK-V001",
+        8,
+    )
+    [hook] = yaml.safe_load([b for b in blocks(text, "yaml") if "stages:" in b][0])
+    assert hook["stages"] == ["pre-push"]
+    pushed = bash(f"{hook['entry']} flow.py", project, {**shell, "PRE_COMMIT_FROM_REF": "HEAD"})
+    assert pushed.returncode == 1 and "flow.py:8: ADK-V001" in pushed.stdout, pushed

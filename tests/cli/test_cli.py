@@ -189,6 +189,10 @@ def test_rule_page_and_listing(runner: CliRunner) -> None:
         "ADK-E001",
         "ADK-S001",
         "ADK-S002",
+        "ADK-V001",
+        "ADK-V002",
+        "ADK-V003",
+        "ADK-V004",
     ]
     unknown = runner.invoke(cli, ["rule", "ADK-W042"])
     assert unknown.exit_code == 2

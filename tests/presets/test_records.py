@@ -43,7 +43,7 @@ def test_every_record_holds_every_part(name: str) -> None:
     assert unknown == set()
     if preset.inline_activities.sources:
         assert preset.remedy("inline-activity"), "an inline activity needs its own remedy"
-    assert preset.versioning in records.VERSIONING_MODELS
+    assert preset.versioning.model in records.VERSIONING_MODELS
 
 
 def _shipped(name: str) -> dict:
@@ -57,7 +57,7 @@ def _shipped(name: str) -> dict:
         ("remedies", "temporal.toml: [remedies] is missing"),
         ("entries", "temporal.toml: [entries] is missing"),
         ("cheap", "temporal.toml: [cheap] is missing"),
-        ("versioning", "temporal.toml: versioning must be one of patching, pinned"),
+        ("versioning", "temporal.toml: [versioning] needs a model, one of patching, pinned"),
     ],
 )
 def test_a_record_missing_a_part_is_refused_naming_the_part(drop: str, message: str) -> None:
@@ -93,8 +93,10 @@ def test_the_readme_has_a_section_and_the_packages_of_every_record() -> None:
 ACME_RECORD = """
 title = "Acme Flows"
 packages = ["acme_flows"]
-versioning = "patching"
 safe = []
+
+[versioning]
+model = "patching"
 
 [entries]
 classes = []
@@ -178,3 +180,35 @@ def _check(cache_folder: Path) -> list[tuple[str, int, Code, str]]:
     cache = Cache(cache_folder)
     report = report_from(run(["."], resolver=resolver, cache=cache), Selection(resolver))
     return [(f.path, f.line, f.code, f.remedy) for f in report.findings]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda v: v.update(gate=[]), "[versioning]: unknown key 'gate'"),
+        (lambda v: v["commands"].update(activity=["temporalio\\.(x"]), "is no regular expression"),
+        (lambda v: v.update(given={"timer": {"calls": []}}), "given.timer needs a keyword"),
+        (lambda v: v.update(model="sometimes"), "[versioning] needs a model"),
+    ],
+)
+def test_the_versioning_table_is_checked(change, message: str) -> None:  # type: ignore[no-untyped-def]
+    data = _shipped("temporal")
+    change(data["versioning"])
+    with pytest.raises(RecordError, match=re.escape(message)):
+        build("temporal", data, "frameworks/temporal.toml")
+
+
+@pytest.mark.parametrize("name", sorted(presets()))
+def test_every_record_says_what_its_history_records(name: str) -> None:
+    facts = presets()[name].versioning
+    assert facts.commands or facts.steps, "check --base would find no durable command"
+    assert all(facts.targets.get(kind, ("0",)) is not None for kind in facts.commands)
+
+
+def test_the_runtime_keeps_its_versioning_facts_in_a_table_of_its_own() -> None:
+    facts = records.runtime_versioning()
+    assert facts.model == "patching"
+    assert facts.gates.matches("replaylint.workflows.RunContext().patched")
+    assert facts.gates.matches("replaylint.workflows.patches.Patches().applied")
+    assert facts.deprecations.matches("replaylint.workflows.RunContext().deprecate_patch")
+    assert facts.step_kind(("replaylint.workflows.activity",)) == "activity"

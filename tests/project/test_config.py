@@ -189,6 +189,14 @@ def test_explicit_config_file(project: Path) -> None:
             "per-file-ignores.a/*: unknown rule code 'nope'",
         ),
         ("select = [\n", "invalid TOML"),
+        (
+            '[tool.replaylint.versioning]\ntemporal = "sometimes"\n',
+            "[tool.replaylint] versioning.temporal: expected one of",
+        ),
+        (
+            '[tool.replaylint.versioning]\ncelery = "pinned"\n',
+            "[tool.replaylint] versioning.celery: expected one of",
+        ),
     ],
 )
 def test_mistakes_exit_two_with_one_line(project: Path, body: str, message: str) -> None:
@@ -201,6 +209,11 @@ def test_mistakes_exit_two_with_one_line(project: Path, body: str, message: str)
     assert message in line
     with pytest.raises(ConfigError):
         discover()
+
+
+def test_versioning_models_per_framework(project: Path) -> None:
+    write_config(project, '[tool.replaylint.versioning]\ntemporal = "pinned"\ndbos = "patching"\n')
+    assert discover().versioning == {"temporal": "pinned", "dbos": "patching"}
 
 
 def test_missing_explicit_config(project: Path) -> None:

@@ -7,6 +7,7 @@ import pytest
 from replaylint.api.testing import expectations, page_examples, run_example
 from replaylint.core.codes import Code
 from replaylint.core.docs import page
+from replaylint.versioning.examples import is_pair, run_pair
 
 CASES = [
     (code, index, example)
@@ -19,7 +20,8 @@ CASES = [
     "code,index,example", CASES, ids=[f"{c.value}-{e.section}-{i}" for c, i, e in CASES]
 )
 def test_page_example(code: Code, index: int, example) -> None:
-    missing, unexpected = run_example(example)
+    # A versioning page's example is two versions: its `base/` and `new/` blocks.
+    missing, unexpected = run_pair(example.files) if is_pair(example.files) else run_example(example)
     if example.section == "Use instead":
         assert not unexpected, unexpected
     assert not missing and not unexpected, (missing, unexpected)

@@ -194,6 +194,14 @@ def test_without_temporalio_each_temporal_history_gets_one_line_and_the_rest_sti
     for name in [m for m in sys.modules if m == "temporalio" or m.startswith("temporalio.")]:
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.setitem(sys.modules, "temporalio", None)
+    # A replay runs in a child process: forked, it inherits the modules above; started afresh
+    # (when the process already runs temporalio's own threads), it finds this stub first.
+    stub = root.parent / "no-temporalio" / "temporalio"
+    stub.mkdir(parents=True)
+    (stub / "__init__.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'temporalio'\", name='temporalio')\n"
+    )
+    monkeypatch.syspath_prepend(str(stub.parent))  # a fresh child is given this sys.path
     write(root, "a.json", greeting_history())
     write(root, "b.json", {"version": 99})
     assert run(["a.json", "b.json"], [f"{module}:Greeting"]) == (

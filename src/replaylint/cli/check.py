@@ -152,6 +152,8 @@ def _refuse_conflicts(options: CheckOptions) -> None:
     if options.unsafe_fixes and not (options.fix or options.diff):
         usage_error("--unsafe-fixes applies with --fix or --diff")
     reads_stdin = "-" in options.paths or options.stdin_filename is not None
+    if reads_stdin and options.base is not None:
+        usage_error("--base compares files in git; it cannot read a module from stdin")
     if reads_stdin and options.edits:
         usage_error(f"{options.edits} edits files; it cannot read a module from stdin")
     if options.watch and (reads_stdin or options.edits or options.output_file):
@@ -221,6 +223,10 @@ def checked(run: Run) -> ReplayReport:
             cache=run.cache,
             jobs=run.jobs,
         )
+        if run.options.base is not None:  # each workflow against its version at a git ref
+            from replaylint.versioning import add_comparison
+
+            add_comparison(outcome, run.options.base, run.files, run.resolver)
         named = named_files(run.files)
         selection = Selection(run.resolver, run.select, run.ignore, run.extend_select, named)
         return report_from(outcome, selection)

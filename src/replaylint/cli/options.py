@@ -46,6 +46,7 @@ class CheckOptions:
     jobs: int
     no_cache: bool
     cache_dir: str | None
+    base: str | None = None  # `--base REF`: the versioning comparison too (ADK-V001..V004)
 
     @property
     def quiet_output(self) -> bool:
@@ -172,6 +173,9 @@ _OPTIONS: list[Callable[[F], F]] = [
     ),
     click.option("-n", "--no-cache", is_flag=True, help="Read and check every file afresh."),
     CACHE_DIR,
+    click.option(
+        "--base", metavar="REF", help="Also compare each workflow with its version at REF (git)."
+    ),
 ]
 
 

@@ -5,12 +5,15 @@ waiting is watchfiles' (the operating system's notifications), not a polling loo
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable
 from typing import NoReturn
 
 import click
+
+from replaylint.cli.signals import Interrupted
 
 
 def _stamp() -> str:
@@ -39,6 +42,7 @@ def watch(paths: list[str], check_once: Callable[[], int]) -> NoReturn:
             click.echo(f"\n[{_stamp()}] {len(changed)} changed: {', '.join(changed)}")
             check_once()
             click.echo(f"[{_stamp()}] Watching for file changes.")
-    except KeyboardInterrupt:
-        pass
+    except (KeyboardInterrupt, Interrupted) as stopped:
+        if isinstance(stopped, Interrupted) and stopped.signum != signal.SIGINT:
+            raise  # SIGTERM still ends it as a stopped run (143)
     sys.exit(0)

@@ -21,6 +21,10 @@ class Code(str, enum.Enum):
     E001 = "ADK-E001"
     S001 = "ADK-S001"
     S002 = "ADK-S002"
+    V001 = "ADK-V001"
+    V002 = "ADK-V002"
+    V003 = "ADK-V003"
+    V004 = "ADK-V004"
 
     def __str__(self) -> str:
         return self.value
@@ -28,8 +32,9 @@ class Code(str, enum.Enum):
 
 # What decides a rule's findings: a category of rules/catalog.toml (the APIs are data), facts
 # the evaluator hands it (a pattern), the call graph (helpers), a module that cannot be read,
-# or a suppression comment itself.
+# a suppression comment itself, or two versions of the code compared (`check --base`).
 CATALOG, PATTERN, GRAPH, MODULE, COMMENT = "catalog", "pattern", "graph", "module", "comment"
+VERSIONING = "versioning"
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ class RuleMeta:
     slug: str  # kebab-case; the rule's module is rules/<slug with underscores>.py
     finding: str  # the message template; "{call}" is the call as written
     remedy: str  # ours; a framework record's remedy for the code replaces it in its code
-    kind: str  # CATALOG, PATTERN, GRAPH, MODULE or COMMENT
+    kind: str  # CATALOG, PATTERN, GRAPH, MODULE, COMMENT or VERSIONING
     category: str = ""  # a catalog rule's category in rules/catalog.toml
     severity: str = "error"  # "warning": about the comments, not about replay
     suppressible: bool = True  # a `# replaylint: ignore[...]` comment may silence it
@@ -176,6 +181,43 @@ RULES: dict[Code, RuleMeta] = {
             suppressible=False,
             framework_remedies=False,
         ),
+        # Versioning: a comparison of two versions, never one module's walk; a comment cannot
+        # silence them, since it would outlive the change it excuses and hide the next one
+        # on its line (`--ignore ADK-V001` skips them for one run).
+        _meta(
+            Code.V001,
+            "unversioned-command-change",
+            "a durable command changed where runs in flight replay ({call})",
+            "put the change behind a version gate (patched), keeping the old commands on its "
+            "other branch",
+            VERSIONING,
+            suppressible=False,
+        ),
+        _meta(
+            Code.V002,
+            "workflow-name-change",
+            "a workflow that runs in flight were started under was renamed or removed ({call})",
+            "keep the old registered name (name=...) until no run of it is left",
+            VERSIONING,
+            suppressible=False,
+        ),
+        _meta(
+            Code.V003,
+            "patch-removed-early",
+            "a version gate was removed or renamed while runs may still depend on it ({call})",
+            "deprecate the patch first (deprecate_patch), and delete it in a later release",
+            VERSIONING,
+            suppressible=False,
+        ),
+        _meta(
+            Code.V004,
+            "handler-removed",
+            "a signal, update or query handler that runs in flight answer was removed or "
+            "renamed ({call})",
+            "keep the handler under its old name until no run or client still sends it",
+            VERSIONING,
+            suppressible=False,
+        ),
     )
 }
 
@@ -185,6 +227,9 @@ COMMENT_CODES = frozenset(code for code, meta in RULES.items() if meta.kind == C
 WARNING_CODES = frozenset(code for code, meta in RULES.items() if meta.severity == "warning")
 UNSUPPRESSIBLE_CODES = frozenset(code for code, meta in RULES.items() if not meta.suppressible)
 CATEGORY_OF = {code: meta.category for code, meta in RULES.items() if meta.kind == CATALOG}
+# Decided by comparing two versions of the code (`check --base`), not by a rule of the walk.
+VERSIONING_CODES = tuple(code for code, meta in RULES.items() if meta.kind == VERSIONING)
+WALK_CODES = tuple(code for code in RULES if code not in VERSIONING_CODES)
 
 
 def parse_code(text: str) -> Code | None:

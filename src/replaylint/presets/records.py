@@ -12,91 +12,38 @@ paths carry `()`: `restate.Service().handler` is the `handler` method of a Servi
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from replaylint.core.docs import rules_dir
+from replaylint.presets.parts import (
+    VERSIONING_MODELS,
+    Cheap,
+    Integration,
+    Patterns,
+    RecordError,
+    ReplayFacts,
+    Versioning,
+    _bytes_patterns,
+    _integrations,
+    _known,
+    _patterns,
+    _replay,
+    _strings,
+    _table,
+    versioning_facts,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
-VERSIONING_MODELS = ("patching", "pinned")
-_NEVER = re.compile(r"(?!)")
-
-
-class RecordError(ValueError):
-    """A framework record that is not well formed: one line naming the file and the key."""
-
-
-@dataclass(frozen=True)
-class Patterns:
-    """Alternatives matched against a whole resolved path; compiled on first use."""
-
-    sources: tuple[str, ...] = ()
-
-    @cached_property
-    def compiled(self) -> re.Pattern[str]:
-        if not self.sources:
-            return _NEVER
-        return re.compile("|".join(f"(?:{p})" for p in self.sources))
-
-    def matches(self, path: str) -> bool:
-        return bool(self.sources) and self.compiled.fullmatch(path) is not None
-
-
-@dataclass(frozen=True)
-class Cheap:
-    """What the byte prefilter and CPython's ast gate look for before anything is parsed."""
-
-    import_needle: (
-        str  # the substring that finds a package's name in a file's bytes ("": its last name)
-    )
-    needles: tuple[bytes, ...]  # byte patterns of an entry's spelling
-    names: tuple[str, ...]  # identifiers (regular expressions) entries are spelled with
-    keywords: tuple[str, ...]  # keyword arguments that declare an entry (`rerun_on_resume`)
-    registers: tuple[bytes, ...]  # registrations of another file's functions (index-wide)
-
-    def needle(self, package: str) -> str:
-        """One substring per package, shared where names overlap ("durable" covers three
-        frameworks' packages), since each needle is one more pass over every byte of a tree."""
-        return self.import_needle or package.split(".")[-1]
-
-
-@dataclass(frozen=True)
-class ReplayFacts:
-    """How a framework's replay treats what decision-aware rules ask about."""
-
-    commands: Patterns  # calls (beside the recorders) whose arguments the history records
-    loggers: Patterns  # calls that only write a log line, which a replay may drop
-    fixed_environment: frozenset[str]  # reads whose value is fixed per deployed version
-    module_state: str  # "shared" by every run on a worker, or "per-run" (a sandbox)
-    shared_when_keyword: str  # an entry decorator's keyword that, False, turns the sandbox off
-    shared_when_runners: Patterns  # worker runners that run workflows without the sandbox
-    passed_through: Patterns  # context managers whose imports every run shares
-    config_files: tuple[str, ...]  # a settings file beside the app that says which engine runs
-    config_key: str  # ... its top-level key
-    replayed_when: str  # ... and the value under which the workflows are replayed ("": always)
-
-
-@dataclass(frozen=True)
-class Integration:
-    """A durable integration of an agent SDK that records its model and tool calls: `runs`
-    names the runners (classes or functions) whose calls record them; else an agent or runner
-    built by one of `clients`/`factories` with `keyword` holding an instance of one of `holds`
-    (the last part of its name) is recorded (`Agent(m, capabilities=[TemporalDurability()])`)."""
-
-    what: str
-    runs: tuple[str, ...] = ()
-    clients: tuple[str, ...] = ()
-    factories: tuple[str, ...] = ()
-    keyword: str = ""
-    holds: tuple[str, ...] = ()
+# What other modules take from the parts through this one.
+__all__ = ["Integration", "Patterns", "Preset", "RecordError", "VERSIONING_MODELS", "Versioning"]
 
 
 @dataclass(frozen=True)
@@ -104,7 +51,7 @@ class Preset:
     name: str
     title: str
     packages: tuple[str, ...]  # import names: what the prefilter looks for, and annotation roots
-    versioning: str  # "patching" or "pinned": how a deploy meets runs already in flight
+    versioning: Versioning  # how a deploy meets runs in flight, and what `check --base` reads
     workflow_classes: Patterns  # class decorators marking a workflow class
     workflow_methods: Patterns  # its handler decorators: those methods run replayed
     workflow_functions: Patterns  # function decorators: the body is replayed
@@ -130,51 +77,10 @@ class Preset:
 
 _TOP_KEYS = {"title", "packages", "versioning", "safe", "entries", "recorded", "cheap"}
 _TOP_KEYS |= {"remedies", "fixes", "replay", "integrations"}
-_INTEGRATION_KEYS = {"what", "source", "runs", "clients", "factories", "keyword", "holds"}
-_REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
-_REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
-_REPLAY_KEYS |= {"replayed-when"}
-MODULE_STATES = ("shared", "per-run")
 _ENTRY_KEYS = {"classes", "methods", "functions", "registrars", "context-types"}
 _ENTRY_KEYS |= {"context-param", "context-type"}
 _RECORDED_KEYS = {"decorators", "registrars", "calls", "child-workflows", "inline-decorators"}
 _CHEAP_KEYS = {"import-needle", "needles", "names", "keywords", "registers"}
-
-
-def _table(where: str, data: dict[str, Any], key: str, known: set[str]) -> dict[str, Any]:
-    table = data.get(key)
-    if not isinstance(table, dict):
-        raise RecordError(f"{where}: [{key}] is missing")
-    _known(f"{where} [{key}]", table, known)
-    return table
-
-
-def _known(where: str, table: dict[str, Any], known: set[str]) -> None:
-    unknown = sorted(set(table) - known)
-    if unknown:
-        raise RecordError(f"{where}: unknown key {unknown[0]!r}")
-
-
-def _strings(where: str, table: dict[str, Any], key: str) -> tuple[str, ...]:
-    value = table.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RecordError(f"{where}: {key} must be a list of strings")
-    return tuple(value)
-
-
-def _patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
-    sources = _strings(where, table, key)
-    for source in sources:
-        try:
-            re.compile(source)
-        except re.error as error:
-            problem = f"{source!r} is no regular expression: {error}"
-            raise RecordError(f"{where}: {key}: {problem}") from None
-    return Patterns(sources)
-
-
-def _bytes_patterns(where: str, table: dict[str, Any], key: str) -> tuple[bytes, ...]:
-    return tuple(p.encode() for p in _patterns(where, table, key).sources)
 
 
 def build(name: str, data: dict[str, Any], where: str) -> Preset:
@@ -186,9 +92,7 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
     remedies = data.get("remedies")
     if not isinstance(remedies, dict) or not all(isinstance(v, str) for v in remedies.values()):
         raise RecordError(f"{where}: [remedies] is missing or holds a value that is no text")
-    versioning = data.get("versioning")
-    if versioning not in VERSIONING_MODELS:
-        raise RecordError(f"{where}: versioning must be one of {', '.join(VERSIONING_MODELS)}")
+    versioning = versioning_facts(where, data.get("versioning"))
     packages = _strings(where, data, "packages")
     if not packages or not isinstance(data.get("title"), str):
         raise RecordError(f"{where}: a record needs a title and at least one package")
@@ -230,64 +134,6 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
     )
 
 
-def _integrations(where: str, data: dict[str, Any]) -> tuple[Integration, ...]:
-    tables = data.get("integrations", [])
-    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise RecordError(f"{where}: [[integrations]] must be an array of tables")
-    return tuple(
-        _integration(f"{where} [[integrations]] {t.get('what', '?')!r}", t) for t in tables
-    )
-
-
-def _integration(where: str, table: dict[str, Any]) -> Integration:
-    _known(where, table, _INTEGRATION_KEYS)
-    if not isinstance(table.get("what"), str) or not isinstance(table.get("source"), str):
-        raise RecordError(f"{where}: an integration says what it is and where its package shows it")
-    lists = {
-        key: _strings(where, table, key) if key in table else ()
-        for key in ("runs", "clients", "factories", "holds")
-    }
-    built = lists["clients"] or lists["factories"]
-    if bool(lists["runs"]) == bool(built) or bool(built) != bool(lists["holds"]):
-        raise RecordError(
-            f"{where}: give `runs`, or `clients`/`factories` with `keyword` and `holds`"
-        )
-    return Integration(
-        what=table["what"],
-        runs=lists["runs"],
-        clients=lists["clients"],
-        factories=lists["factories"],
-        keyword=str(table.get("keyword", "")),
-        holds=lists["holds"],
-    )
-
-
-def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
-    table = _table(where, data, "replay", _REPLAY_KEYS)
-    state = table.get("module-state", "shared")
-    if state not in MODULE_STATES:
-        raise RecordError(f"{where} [replay]: module-state must be one of shared, per-run")
-    files = _strings(where, table, "config-files") if "config-files" in table else ()
-
-    def optional(key: str) -> Patterns:
-        return _patterns(where, table, key) if key in table else Patterns()
-
-    return ReplayFacts(
-        commands=optional("commands"),
-        loggers=optional("loggers"),
-        fixed_environment=frozenset(
-            _strings(where, table, "fixed-environment") if "fixed-environment" in table else ()
-        ),
-        module_state=state,
-        shared_when_keyword=str(table.get("shared-when-keyword", "")),
-        shared_when_runners=optional("shared-when-runners"),
-        passed_through=optional("passed-through"),
-        config_files=files,
-        config_key=str(table.get("config-key", "")),
-        replayed_when=str(table.get("replayed-when", "")),
-    )
-
-
 def records_dir() -> Path:
     return rules_dir() / "frameworks"
 
@@ -324,3 +170,17 @@ def inline_activity(path: str) -> bool:
 
 def preset_packages() -> dict[str, tuple[str, ...]]:
     return {name: preset.packages for name, preset in presets().items()}
+
+
+@lru_cache(maxsize=1)
+def runtime_versioning() -> Versioning:
+    """The replaylint.workflows runtime's versioning facts (rules/runtime.toml): the runtime is
+    no preset, so it keeps only the record schema's [versioning] table."""
+    path = rules_dir() / "runtime.toml"
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as error:
+        raise RecordError(f"runtime.toml: invalid TOML: {error}") from None
+    _known("runtime.toml", data, {"versioning"})
+    return versioning_facts("runtime.toml", data.get("versioning"))

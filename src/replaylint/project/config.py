@@ -47,6 +47,8 @@ class Config:
     # Base classes whose subclasses are workflows of a framework (a framework built on
     # another: Atlan's application SDK turns `App` subclasses into Temporal workflows).
     workflow_bases: dict[str, str] = field(default_factory=dict)
+    # `check --base`: framework -> "patching" or "pinned", in place of its record's model.
+    versioning: dict[str, str] = field(default_factory=dict)
     # Import roots, relative to the configuration's folder (default: that folder and its src/).
     src: tuple[str, ...] = ()
     follow: tuple[str, ...] = ()  # installed packages whose code is read and followed (astroid)
@@ -123,6 +125,10 @@ class Resolver:
         self._configs: dict[Path, Config] = {}
         self._shared: dict[tuple[tuple[str, ...], str | None], Config] = {}
         self._by_folder_name: dict[str, Config] = {}
+
+    def fresh(self) -> Resolver:
+        """The same command-line settings, no folder resolved yet (`check --base`'s base copy)."""
+        return Resolver(self._explicit, self._overrides)
 
     def for_path(self, path: str) -> Config:
         """The settings of a file, or of a folder's own files."""

@@ -101,6 +101,19 @@ class Validator:
             )
         return value
 
+    def versioning(self, key: str, value: Any) -> dict[str, str]:
+        """`[tool.replaylint.versioning]`: framework = "patching" or "pinned"."""
+        from replaylint.presets.records import VERSIONING_MODELS
+
+        if not isinstance(value, dict):
+            raise fail(self.source, key, "expected a table of framework = model")
+        known = (*self.presets, "runtime")
+        for framework, model in value.items():
+            if framework not in known or model not in VERSIONING_MODELS:
+                expected = f"{', '.join(known)} = {' or '.join(VERSIONING_MODELS)}"
+                raise fail(self.source, f"{key}.{framework}", f"expected one of {expected}")
+        return dict(value)
+
     def per_file(self, key: str, value: Any) -> dict[str, tuple[str, ...]]:
         if not isinstance(value, dict):
             raise fail(self.source, key, "expected a table of glob = [codes]")
@@ -130,6 +143,7 @@ _KINDS: dict[str, Callable[[Validator, str, Any], Any]] = {
     "per-file": Validator.per_file,
     "unsafe": Validator.unsafe,
     "version": Validator.version,
+    "versioning": Validator.versioning,
 }
 
 # key -> its kind (the validator above that reads it); the field is the key in snake case.
@@ -156,4 +170,5 @@ KEYS: dict[str, str] = {
     "root": "bool",
     "target-version": "version",
     "workflow-bases": "decorators",
+    "versioning": "versioning",
 }

@@ -236,7 +236,8 @@ class Calls(Walker):
             if Call in self.wants:
                 call = folds.written(node.func) or _pretty(path)
                 installed = self.project.installed_chain(path) if entry is None else ()
-                self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed))
+                values = tuple(args)
+                self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed, values))
             if entry is not None and (result is None or self._on_the_path_here()):
                 return UNKNOWN  # what an unsafe call returns is never folded further
             # A client built where it is not reported (`EXECUTOR = ThreadPoolExecutor()` at a

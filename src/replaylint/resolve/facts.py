@@ -56,10 +56,11 @@ class Call(Fact):
     """A call of a value outside the checked code, resolved to its qualified `path`.
 
     `entry` is what the catalog says of that call with these arguments (None: nothing unsafe);
-    `call` is the callee as written, for the message.
+    `call` is the callee as written, for the message; `values` the arguments' values, in the
+    order written (what a durable command's target is read from).
     """
 
-    __slots__ = ("path", "entry", "call", "args", "installed")
+    __slots__ = ("path", "entry", "call", "args", "installed", "values")
 
     def __init__(
         self,
@@ -70,6 +71,7 @@ class Call(Fact):
         call: str,
         args: CallArgs,
         installed: tuple[ChainLink, ...] = (),
+        values: tuple[Value, ...] = (),
     ) -> None:
         super().__init__(node, site)
         self.path = path
@@ -78,6 +80,7 @@ class Call(Fact):
         self.args = args
         # A followed installed function that reaches a root: its hops (path, line, call).
         self.installed = installed
+        self.values = values
 
 
 class Reference(Fact):

@@ -27,6 +27,18 @@ class Patches:
     call can finally be deleted. A run from before the patch replayed against code that
     deprecated it takes the new path and diverges, which is what the replay must show.
 
+    The life cycle of a change, in three releases, each checked by ``replaylint check --base``:
+
+    1. applied: ``if ctx.patched(name): <new> else: <old>``, with ``<old>`` the code runs
+       in flight were started on (a change outside a gate is ADK-V001);
+    2. deprecated: once no run from before the patch is left, ``ctx.deprecate_patch(name)``
+       and ``<new>`` alone (deleting the gate at once is ADK-V003: runs that took either
+       branch may still replay);
+    3. removed: once no run that recorded the patch is left either, the call is deleted.
+
+    Renaming a patch is ADK-V003 too: a run that recorded the old name would take the old
+    branch.
+
     The answer is fixed per run at its first question, so asking again costs no command.
     `withheld` names patches a live run treats as not yet written: how a history of the
     old code is recorded with today's code (see `record(..., without_patches=...)`); a

@@ -1,0 +1,282 @@
+"""The parts of a framework record and how each is read: patterns on resolved paths, the cheap
+decisions' needles, replay facts, durable integrations and the versioning model; the first
+problem of a part is a RecordError naming the file and the key."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+VERSIONING_MODELS = ("patching", "pinned")
+_NEVER = re.compile(r"(?!)")
+
+
+class RecordError(ValueError):
+    """A framework record that is not well formed: one line naming the file and the key."""
+
+
+@dataclass(frozen=True)
+class Patterns:
+    """Alternatives matched against a whole resolved path; compiled on first use."""
+
+    sources: tuple[str, ...] = ()
+
+    @cached_property
+    def compiled(self) -> re.Pattern[str]:
+        if not self.sources:
+            return _NEVER
+        return re.compile("|".join(f"(?:{p})" for p in self.sources))
+
+    def matches(self, path: str) -> bool:
+        return bool(self.sources) and self.compiled.fullmatch(path) is not None
+
+
+@dataclass(frozen=True)
+class Cheap:
+    """What the byte prefilter and CPython's ast gate look for before anything is parsed."""
+
+    import_needle: (
+        str  # the substring that finds a package's name in a file's bytes ("": its last name)
+    )
+    needles: tuple[bytes, ...]  # byte patterns of an entry's spelling
+    names: tuple[str, ...]  # identifiers (regular expressions) entries are spelled with
+    keywords: tuple[str, ...]  # keyword arguments that declare an entry (`rerun_on_resume`)
+    registers: tuple[bytes, ...]  # registrations of another file's functions (index-wide)
+
+    def needle(self, package: str) -> str:
+        """One substring per package, shared where names overlap ("durable" covers three
+        frameworks' packages), since each needle is one more pass over every byte of a tree."""
+        return self.import_needle or package.split(".")[-1]
+
+
+@dataclass(frozen=True)
+class ReplayFacts:
+    """How a framework's replay treats what decision-aware rules ask about."""
+
+    commands: Patterns  # calls (beside the recorders) whose arguments the history records
+    loggers: Patterns  # calls that only write a log line, which a replay may drop
+    fixed_environment: frozenset[str]  # reads whose value is fixed per deployed version
+    module_state: str  # "shared" by every run on a worker, or "per-run" (a sandbox)
+    shared_when_keyword: str  # an entry decorator's keyword that, False, turns the sandbox off
+    shared_when_runners: Patterns  # worker runners that run workflows without the sandbox
+    passed_through: Patterns  # context managers whose imports every run shares
+    config_files: tuple[str, ...]  # a settings file beside the app that says which engine runs
+    config_key: str  # ... its top-level key
+    replayed_when: str  # ... and the value under which the workflows are replayed ("": always)
+
+
+@dataclass(frozen=True)
+class Integration:
+    """A durable integration of an agent SDK that records its model and tool calls: `runs`
+    names the runners (classes or functions) whose calls record them; else an agent or runner
+    built by one of `clients`/`factories` with `keyword` holding an instance of one of `holds`
+    (the last part of its name) is recorded (`Agent(m, capabilities=[TemporalDurability()])`)."""
+
+    what: str
+    runs: tuple[str, ...] = ()
+    clients: tuple[str, ...] = ()
+    factories: tuple[str, ...] = ()
+    keyword: str = ""
+    holds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Versioning:
+    """What `check --base` needs of a framework: its versioning model, the calls and decorated
+    functions its history records as durable commands (by kind), how a target is read from a
+    command's arguments, its version gates and their deprecation, its handler decorators, and
+    how a workflow's registered name is declared. Every pattern matches a resolved path."""
+
+    model: str  # "patching" or "pinned": how a deploy meets runs already in flight
+    commands: dict[str, Patterns] = field(default_factory=dict)  # kind -> calls
+    given: dict[str, tuple[str, Patterns]] = field(default_factory=dict)  # kind -> (keyword, calls)
+    steps: dict[str, Patterns] = field(default_factory=dict)  # kind -> decorators of functions
+    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> argument keys
+    gates: Patterns = Patterns()  # calls whose truth opens a version gate (patched)
+    deprecations: Patterns = Patterns()  # calls that retire a gate (deprecate_patch)
+    handlers: dict[str, Patterns] = field(default_factory=dict)  # kind -> method decorators
+    name_keyword: str = "name"  # the entry decorator's keyword that sets the registered name
+    name_decorators: Patterns = Patterns()  # decorators whose argument is the registered name
+    patching_when: tuple[str, ...] = ()  # project text that switches a pinned model to patching
+    pinned_when: tuple[str, ...] = ()  # project text that switches a patching model to pinned
+
+    def command_kind(self, path: str, keywords: frozenset[str]) -> str | None:
+        """The kind of durable command a call of `path` is (given its keyword arguments)."""
+        for kind, patterns in self.commands.items():
+            if patterns.matches(path):
+                return kind
+        for kind, (keyword, patterns) in self.given.items():
+            if keyword in keywords and patterns.matches(path):
+                return kind
+        return None
+
+    def step_kind(self, decorators: tuple[str, ...]) -> str | None:
+        """The kind of command calling a function with these decorators is (a DBOS step)."""
+        for kind, patterns in self.steps.items():
+            if any(patterns.matches(path) for path in decorators):
+                return kind
+        return None
+
+    def handler_kind(self, decorators: tuple[str, ...]) -> str | None:
+        for kind, patterns in self.handlers.items():
+            if any(patterns.matches(path) for path in decorators):
+                return kind
+        return None
+
+
+_INTEGRATION_KEYS = {"what", "source", "runs", "clients", "factories", "keyword", "holds"}
+_REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
+_REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
+_REPLAY_KEYS |= {"replayed-when"}
+MODULE_STATES = ("shared", "per-run")
+_VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
+_VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
+_VERSIONING_KEYS |= {"pinned-when"}
+
+
+def _table(where: str, data: dict[str, Any], key: str, known: set[str]) -> dict[str, Any]:
+    table = data.get(key)
+    if not isinstance(table, dict):
+        raise RecordError(f"{where}: [{key}] is missing")
+    _known(f"{where} [{key}]", table, known)
+    return table
+
+
+def _known(where: str, table: dict[str, Any], known: set[str]) -> None:
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise RecordError(f"{where}: unknown key {unknown[0]!r}")
+
+
+def _strings(where: str, table: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = table.get(key)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RecordError(f"{where}: {key} must be a list of strings")
+    return tuple(value)
+
+
+def _patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
+    sources = _strings(where, table, key)
+    for source in sources:
+        try:
+            re.compile(source)
+        except re.error as error:
+            problem = f"{source!r} is no regular expression: {error}"
+            raise RecordError(f"{where}: {key}: {problem}") from None
+    return Patterns(sources)
+
+
+def _bytes_patterns(where: str, table: dict[str, Any], key: str) -> tuple[bytes, ...]:
+    return tuple(p.encode() for p in _patterns(where, table, key).sources)
+
+
+def _integrations(where: str, data: dict[str, Any]) -> tuple[Integration, ...]:
+    tables = data.get("integrations", [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise RecordError(f"{where}: [[integrations]] must be an array of tables")
+    return tuple(
+        _integration(f"{where} [[integrations]] {t.get('what', '?')!r}", t) for t in tables
+    )
+
+
+def _integration(where: str, table: dict[str, Any]) -> Integration:
+    _known(where, table, _INTEGRATION_KEYS)
+    if not isinstance(table.get("what"), str) or not isinstance(table.get("source"), str):
+        raise RecordError(f"{where}: an integration says what it is and where its package shows it")
+    lists = {
+        key: _strings(where, table, key) if key in table else ()
+        for key in ("runs", "clients", "factories", "holds")
+    }
+    built = lists["clients"] or lists["factories"]
+    if bool(lists["runs"]) == bool(built) or bool(built) != bool(lists["holds"]):
+        raise RecordError(
+            f"{where}: give `runs`, or `clients`/`factories` with `keyword` and `holds`"
+        )
+    return Integration(
+        what=table["what"],
+        runs=lists["runs"],
+        clients=lists["clients"],
+        factories=lists["factories"],
+        keyword=str(table.get("keyword", "")),
+        holds=lists["holds"],
+    )
+
+
+def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
+    table = _table(where, data, "replay", _REPLAY_KEYS)
+    state = table.get("module-state", "shared")
+    if state not in MODULE_STATES:
+        raise RecordError(f"{where} [replay]: module-state must be one of shared, per-run")
+    files = _strings(where, table, "config-files") if "config-files" in table else ()
+
+    def optional(key: str) -> Patterns:
+        return _patterns(where, table, key) if key in table else Patterns()
+
+    return ReplayFacts(
+        commands=optional("commands"),
+        loggers=optional("loggers"),
+        fixed_environment=frozenset(
+            _strings(where, table, "fixed-environment") if "fixed-environment" in table else ()
+        ),
+        module_state=state,
+        shared_when_keyword=str(table.get("shared-when-keyword", "")),
+        shared_when_runners=optional("shared-when-runners"),
+        passed_through=optional("passed-through"),
+        config_files=files,
+        config_key=str(table.get("config-key", "")),
+        replayed_when=str(table.get("replayed-when", "")),
+    )
+
+
+def versioning_facts(where: str, table: object) -> Versioning:
+    """A record's [versioning] table (also the runtime's own, rules/runtime.toml)."""
+    if not isinstance(table, dict) or table.get("model") not in VERSIONING_MODELS:
+        models = ", ".join(VERSIONING_MODELS)
+        raise RecordError(f"{where}: [versioning] needs a model, one of {models}")
+    place = f"{where} [versioning]"
+    _known(place, table, _VERSIONING_KEYS)
+    given: dict[str, tuple[str, Patterns]] = {}
+    for kind, spec in _subtable(place, table, "given").items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("keyword"), str):
+            raise RecordError(f"{place}: given.{kind} needs a keyword and calls")
+        _known(f"{place} given.{kind}", spec, {"keyword", "calls"})
+        given[kind] = (spec["keyword"], _patterns(f"{place} given.{kind}", spec, "calls"))
+    name_keyword = table.get("name-keyword", "name")
+    if not isinstance(name_keyword, str):
+        raise RecordError(f"{place}: name-keyword must be text")
+    return Versioning(
+        model=table["model"],
+        commands=_kinds(place, table, "commands"),
+        given=given,
+        steps=_kinds(place, table, "steps"),
+        targets={
+            kind: _strings(f"{place} targets", _subtable(place, table, "targets"), kind)
+            for kind in _subtable(place, table, "targets")
+        },
+        gates=_optional_patterns(place, table, "gates"),
+        deprecations=_optional_patterns(place, table, "deprecations"),
+        handlers=_kinds(place, table, "handlers"),
+        name_keyword=name_keyword,
+        name_decorators=_optional_patterns(place, table, "name-decorators"),
+        patching_when=_optional_patterns(place, table, "patching-when").sources,
+        pinned_when=_optional_patterns(place, table, "pinned-when").sources,
+    )
+
+
+def _subtable(where: str, table: dict[str, Any], key: str) -> dict[str, Any]:
+    found = table.get(key, {})
+    if not isinstance(found, dict):
+        raise RecordError(f"{where}: {key} must be a table")
+    return found
+
+
+def _kinds(where: str, table: dict[str, Any], key: str) -> dict[str, Patterns]:
+    """A table of kind -> patterns (`activity = ['temporalio\\.workflow\\.execute_activity']`)."""
+    kinds = _subtable(where, table, key)
+    return {kind: _patterns(f"{where} {key}", kinds, kind) for kind in kinds}
+
+
+def _optional_patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
+    return _patterns(where, table, key) if key in table else Patterns()

@@ -1,0 +1,312 @@
+"""Two skeletons of one workflow entry compared as an old run replays the new code: where it
+would first take a different durable command (ADK-V001), or where a gate it depends on went
+away (ADK-V003)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import cast
+
+from replaylint.versioning.model import (
+    ANY,
+    Block,
+    Branches,
+    Command,
+    Deprecation,
+    Gate,
+    Guarded,
+    Item,
+    Loop,
+    Where,
+    first_command,
+    first_of,
+)
+
+ADDED, REMOVED, CHANGED = "added", "removed", "changed"
+
+
+@dataclass(frozen=True)
+class Difference:
+    """What a replay of an old run meets at `where` in the new code."""
+
+    code: str  # "V001" or "V003"
+    where: Where
+    detail: str  # the message's text between its parentheses
+    at_statement: bool = False  # reported on the first line of the statement holding `where`
+
+
+@dataclass(frozen=True)
+class _RemovedGate:
+    """A gate of the base that the new code dropped without deprecating it first."""
+
+    gate: Gate
+
+    @property
+    def where(self) -> Where:
+        return self.gate.where
+
+
+@dataclass(frozen=True)
+class _RenamedGate:
+    """A gate of the new code that is a base gate under another id."""
+
+    gate: Gate  # the new gate, relabelled with the base's id
+    was: str
+
+    @property
+    def where(self) -> Where:
+        return self.gate.where
+
+
+def compare(base: Block, new: Block, definition: Where) -> list[Difference]:
+    """The differences an old run meets replaying `new`; `definition` is the entry's def line,
+    where a removal with nothing after it is reported."""
+    base_gates, new_gates = _gate_ids(base), _gate_ids(new)
+    retired = _deprecated(new) - new_gates
+    renamed = _renamed(base, new, base_gates, new_gates)
+    old = _prepare_base(base, new_gates | retired | set(renamed.values()), retired)
+    current = _prepare_new(new, base_gates, renamed)
+    # A kind whose target either side chooses at run time is compared by kind alone.
+    loose = {
+        c.kind
+        for b in (old, current)
+        for c in _walk(b)
+        if isinstance(c, Command) and c.target == ANY
+    }
+    if loose:
+        old, current = _loosened(old, loose), _loosened(current, loose)
+    return _block(old, current, Command("", "", definition))
+
+
+# ---------------------------------------------------------------- what each side replays
+
+
+def _walk(block: Block) -> Iterator[Item]:
+    for item in block:
+        yield item
+        for inner in _blocks(item):
+            yield from _walk(inner)
+
+
+def _blocks(item: Item) -> tuple[Block, ...]:
+    if isinstance(item, Gate):
+        return (item.new, item.old)
+    if isinstance(item, Branches):
+        return item.arms
+    if isinstance(item, Loop):
+        return (item.body,)
+    if isinstance(item, Guarded):
+        return (item.body, *item.handlers, item.final)
+    return ()
+
+
+def _gate_ids(block: Block) -> set[str]:
+    return {item.patch for item in _walk(block) if isinstance(item, Gate)}
+
+
+def _deprecated(block: Block) -> set[str]:
+    return {item.patch for item in _walk(block) if isinstance(item, Deprecation)}
+
+
+def _renamed(base: Block, new: Block, base_gates: set[str], new_gates: set[str]) -> dict[str, str]:
+    """new id -> base id, for a gate whose id alone changed (both branches the same)."""
+    gone = [g for g in _walk(base) if isinstance(g, Gate) and g.patch not in new_gates]
+    added = [g for g in _walk(new) if isinstance(g, Gate) and g.patch not in base_gates]
+    found: dict[str, str] = {}
+    for gate in added:
+        for old in gone:
+            same = _shape(old.new) == _shape(gate.new) and _shape(old.old) == _shape(gate.old)
+            if same and old.patch not in found.values():
+                found[gate.patch] = old.patch
+                break
+    return found
+
+
+def _shape(block: Block) -> tuple:
+    return tuple((_signature(item), *map(_shape, _blocks(item))) for item in block)
+
+
+def _prepare_base(block: Block, kept: set[str], retired: set[str]) -> Block:
+    """The base as a run of it replays: a gate the new code deprecated is its new branch (the
+    runs that took the old one are gone by the deprecation's promise); one it dropped without
+    that is a removed gate; deprecation calls are invisible to replay."""
+    items: list[Item] = []
+    for item in block:
+        if isinstance(item, Deprecation):
+            continue
+        if isinstance(item, Gate):
+            if item.patch in retired:
+                items.extend(_prepare_base(item.new, kept, retired))
+                continue
+            new, old = (
+                _prepare_base(item.new, kept, retired),
+                _prepare_base(item.old, kept, retired),
+            )
+            gate = Gate(item.patch, new, old, item.where)
+            items.append(gate if item.patch in kept else _RemovedGate(gate))  # type: ignore[arg-type]
+            continue
+        items.append(_rebuilt(item, lambda b: _prepare_base(b, kept, retired)))
+    return tuple(items)
+
+
+def _prepare_new(block: Block, base_gates: set[str], renamed: dict[str, str]) -> Block:
+    """The new code as an old run replays it: a gate the base did not have answers "not
+    patched", so the run takes its old branch; deprecation calls are invisible to replay."""
+    items: list[Item] = []
+    for item in block:
+        if isinstance(item, Deprecation):
+            continue
+        if isinstance(item, Gate):
+            new = _prepare_new(item.new, base_gates, renamed)
+            old = _prepare_new(item.old, base_gates, renamed)
+            if item.patch in renamed:
+                gate = Gate(renamed[item.patch], new, old, item.where)
+                items.append(_RenamedGate(gate, item.patch))  # type: ignore[arg-type]
+            elif item.patch in base_gates:
+                items.append(Gate(item.patch, new, old, item.where))
+            else:
+                items.extend(old)
+            continue
+        items.append(_rebuilt(item, lambda b: _prepare_new(b, base_gates, renamed)))
+    return tuple(items)
+
+
+def _loosened(block: Block, kinds: set[str]) -> Block:
+    items: list[object] = []
+    # Removed and renamed gates ride along as items of the prepared blocks.
+    for item in cast(tuple[object, ...], block):
+        if isinstance(item, Command) and item.kind in kinds:
+            items.append(Command(item.kind, ANY, item.where))
+        elif isinstance(item, Gate):
+            new, old = _loosened(item.new, kinds), _loosened(item.old, kinds)
+            items.append(Gate(item.patch, new, old, item.where))
+        elif isinstance(item, (_RemovedGate, _RenamedGate)):
+            gate = item.gate
+            new, old = _loosened(gate.new, kinds), _loosened(gate.old, kinds)
+            items.append(dataclasses.replace(item, gate=Gate(gate.patch, new, old, gate.where)))
+        else:
+            items.append(_rebuilt(cast(Item, item), lambda b: _loosened(b, kinds)))
+    return cast(Block, tuple(items))
+
+
+def _rebuilt(item: Item, prepare: Callable[[Block], Block]) -> Item:
+    if isinstance(item, Branches):
+        return Branches(tuple(prepare(arm) for arm in item.arms), item.where)
+    if isinstance(item, Loop):
+        return Loop(prepare(item.body), item.where)
+    if isinstance(item, Guarded):
+        handlers = tuple(prepare(h) for h in item.handlers)
+        return Guarded(prepare(item.body), handlers, prepare(item.final), item.where)
+    return item
+
+
+# ---------------------------------------------------------------- alignment
+
+
+def _signature(item: object) -> tuple:
+    if isinstance(item, Command):
+        return ("command", item.kind, item.target)
+    if isinstance(item, Gate):
+        return ("gate", item.patch)
+    if isinstance(item, _RenamedGate):
+        return ("gate", item.gate.patch)
+    if isinstance(item, _RemovedGate):
+        return ("removed gate", item.gate.patch, id(item))
+    return (type(item).__name__,)
+
+
+def _block(base: Block, new: Block, after: Command) -> list[Difference]:
+    """The first difference of a sequence (a run that meets it goes no further), and those of
+    the alternatives before it. A replay walks both from the start, so the common prefix is
+    matched first; only where they part is the rest aligned, to tell an addition from a
+    removal or a change."""
+    start = 0
+    while start < min(len(base), len(new)) and _signature(base[start]) == _signature(new[start]):
+        found = _item(base[start], new[start], _next_place(new, start + 1, after))
+        if found:
+            return found
+        start += 1
+    old_rest, new_rest = base[start:], new[start:]
+    if not old_rest and not new_rest:
+        return []
+    matcher = SequenceMatcher(
+        None, [_signature(i) for i in old_rest], [_signature(i) for i in new_rest], autojunk=False
+    )
+    tag, i1, i2, j1, j2 = matcher.get_opcodes()[0]
+    if tag == "equal":  # what follows the gap matches at once: the gap is empty on one side
+        i2, j2 = i1, j1
+    was = _first(tuple(old_rest[i1:])) if i1 == i2 else _first(tuple(old_rest[i1:i2]))
+    return [_gap(old_rest[i1:i2], new_rest[j1:j2], was, _next_place(new_rest, j2, after))]
+
+
+def _item(base: Item, new: Item, after: Command) -> list[Difference]:
+    if isinstance(new, _RenamedGate):
+        detail = f"was: patch {new.gate.patch}, now: patch {new.was}"
+        return [Difference("V003", new.where, detail)]
+    if isinstance(base, Gate) and isinstance(new, Gate):
+        # A gate that existed at the base: runs took either branch, and both replay.
+        return _block(base.new, new.new, after) + _block(base.old, new.old, after)
+    found: list[Difference] = []
+    for old_block, new_block in _paired_blocks(base, new):
+        found += _block(old_block, new_block, after)
+    return found
+
+
+def _paired_blocks(base: Item, new: Item) -> list[tuple[Block, Block]]:
+    old_blocks, new_blocks = _blocks(base), _blocks(new)
+    width = max(len(old_blocks), len(new_blocks))
+    padded_old = old_blocks + ((),) * (width - len(old_blocks))
+    padded_new = new_blocks + ((),) * (width - len(new_blocks))
+    return list(zip(padded_old, padded_new, strict=True))
+
+
+def _gap(removed: tuple, added: tuple, was: Command | None, after: Command) -> Difference:
+    """The difference where the sequences part: a removed gate (V003), else V001 on the first
+    differing command of the new code (after a removal, the first command after the gap)."""
+    if removed and isinstance(removed[0], _RemovedGate):
+        patch = removed[0].gate.patch
+        where = _place(added[0]) if added else after.where
+        detail = f"patch {patch} removed without deprecate_patch"
+        return Difference("V003", where, detail, at_statement=True)
+    now = _first(added)
+    if now is None:
+        return Difference("V001", after.where, f"was: {_told(was)}, now: {_told(after)}")
+    return Difference("V001", now.where, f"was: {_told(was)}, now: {_told(now)}")
+
+
+def _first(items: tuple) -> Command | None:
+    for item in items:
+        found = _first_any(item)
+        if found is not None:
+            return found
+    return None
+
+
+def _first_any(item: object) -> Command | None:
+    if isinstance(item, (_RemovedGate, _RenamedGate)):
+        return first_of(item.gate)
+    return first_of(item)  # type: ignore[arg-type]
+
+
+def _place(item: object) -> Where:
+    command = _first_any(item)
+    return command.where if command is not None else item.where  # type: ignore[attr-defined]
+
+
+def _next_place(block: Block, start: int, after: Command) -> Command:
+    """The first command at or after `start`, else what follows the block (at the top, the
+    entry's def line, standing for the workflow's end)."""
+    command = _first(tuple(block[start:]))
+    return command if command is not None else after
+
+
+def _told(command: Command | None) -> str:
+    if command is None or not command.kind:
+        return "nothing (the workflow ends)"
+    return command.describe()
+
+
+__all__ = ["Difference", "compare", "first_command"]

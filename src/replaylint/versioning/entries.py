@@ -1,0 +1,202 @@
+"""The workflows of one version of the code: each entry's registered name, its replayed units
+(its run, and handlers that issue commands) with their skeletons, and its handlers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from replaylint.presets.records import Versioning
+from replaylint.resolve.model import ClassInfo, FunctionInfo, ModuleInfo
+from replaylint.versioning.model import Handler, Unit, Workflow
+from replaylint.versioning.places import Places
+
+RUNTIME = "runtime"  # the framework name of a module marked `__adk_workflow__ = True`
+
+BuildSkeleton = Callable[[FunctionInfo, str], tuple]  # (entry, framework) -> skeleton
+
+
+class Entries:
+    """Finds the workflows of the modules of one side and describes each one."""
+
+    def __init__(
+        self, facts: dict[str, Versioning], places: Places, skeleton: BuildSkeleton
+    ) -> None:
+        self.facts = facts  # framework name (and "runtime") -> its versioning facts
+        self.places = places
+        self.skeleton = skeleton
+
+    def workflows(self, module: ModuleInfo, relative: str) -> list[Workflow]:
+        found: list[Workflow] = []
+        for cls in module.classes:
+            if cls.workflow is not None and cls.workflow in self.facts:
+                workflow = self._class_workflow(cls, relative)
+                if workflow is not None:
+                    found.append(workflow)
+        for function in module.functions:
+            framework = function.entry
+            if framework is None or function.cls is not None or framework not in self.facts:
+                continue
+            if function.cls is None and function.parent is None:
+                found.append(self._function_workflow(function, framework, relative))
+        if module.marked and RUNTIME in self.facts:
+            found += [
+                self._function_workflow(f, RUNTIME, relative) for f in _runtime_entries(module)
+            ]
+        return found
+
+    # ------------------------------------------------------------------ class workflows
+
+    def _class_workflow(self, cls: ClassInfo, relative: str) -> Workflow | None:
+        facts = self.facts[cls.workflow or ""]
+        if _keyword(cls.node, "dynamic") is True:
+            return None  # a dynamic workflow takes any type name: nothing to compare by name
+        name = _declared_name(cls.node, facts) or cls.name
+        units: list[Unit] = []
+        handlers: list[Handler] = []
+        for function in cls.module.functions:
+            if function.cls is not cls or function.entry is None:
+                continue
+            kind = facts.handler_kind(function.decorators)
+            if any(d.endswith(".validator") for d in function.decorators):
+                continue  # a validator issues no command and is no handler of its own
+            where = self.places.definition(cls.module, function.node)
+            if kind is not None:
+                if _keyword(_handler_decorator(function.node), "dynamic") is True:
+                    continue
+                handler_name = _handler_name(function.node, facts) or function.name
+                body = _body_code(cls.module, function.node)
+                handlers.append(Handler(kind, handler_name, function.qualname, where, body))
+                if kind != "query":  # a query issues no command
+                    skeleton = self.skeleton(function, cls.workflow or "")
+                    units.append(Unit(f"{kind} {handler_name}", where, skeleton))
+                continue
+            member = "" if function.name != "__init__" else "__init__"
+            units.append(Unit(member, where, self.skeleton(function, cls.workflow or "")))
+        return Workflow(
+            name,
+            cls.workflow or "",
+            cls.qualname,
+            relative,
+            self.places.definition(cls.module, cls.node),
+            tuple(units),
+            tuple(handlers),
+            body=_body_code(cls.module, cls.node),
+        )
+
+    # ------------------------------------------------------------------ function workflows
+
+    def _function_workflow(self, function: FunctionInfo, framework: str, relative: str) -> Workflow:
+        facts = self.facts[framework]
+        name = _declared_name(function.node, facts) or function.qualname
+        where = self.places.definition(function.module, function.node)
+        unit = Unit("", where, self.skeleton(function, framework))
+        return Workflow(
+            name,
+            framework,
+            function.qualname,
+            relative,
+            where,
+            (unit,),
+            body=_body_code(function.module, function.node),
+        )
+
+    def registered_name(self, function: FunctionInfo, framework: str) -> str:
+        """The name a step, activity or child workflow function is recorded under (a child
+        workflow named by its run method, `Child.run`, is its class's workflow type)."""
+        facts = self.facts.get(framework)
+        cls = function.cls
+        if cls is not None and cls.workflow is not None and facts is not None:
+            return _declared_name(cls.node, facts) or cls.name
+        declared = _declared_name(function.node, facts) if facts is not None else None
+        return declared or function.name
+
+
+def _runtime_entries(module: ModuleInfo) -> list[FunctionInfo]:
+    """The runtime's workflows in a marked module: top-level functions that take the run
+    context first and that no other function of the module calls (those are its helpers)."""
+    called = {id(c.target) for f in [module.top, *module.functions] for c in f.calls}
+    found = []
+    for function in module.functions:
+        node = function.node
+        if function.parent is not None or function.cls is not None or function.activity:
+            continue
+        if not isinstance(node, cst.FunctionDef) or not node.params.params:
+            continue
+        if id(function) in called or function.name.startswith("_"):
+            continue
+        found.append(function)
+    return found
+
+
+def _declared_name(node: cst.CSTNode, facts: Versioning) -> str | None:
+    """`@workflow.defn(name="checkout")`, `@DBOS.workflow(name=...)`, `@app.function_name("x")`."""
+    for decorator in getattr(node, "decorators", ()):
+        expr = decorator.decorator
+        if not isinstance(expr, cst.Call):
+            continue
+        named = _string(_keyword_node(expr, facts.name_keyword))
+        if named:
+            return named
+        written = _last_name(expr.func)
+        if facts.name_decorators.sources and any(
+            source.endswith(written) for source in facts.name_decorators.sources
+        ):
+            first = next((a.value for a in expr.args if a.keyword is None), None)
+            if _string(first):
+                return _string(first)
+    return None
+
+
+def _handler_decorator(node: cst.CSTNode) -> cst.CSTNode:
+    for decorator in getattr(node, "decorators", ()):
+        if isinstance(decorator.decorator, cst.Call):
+            return decorator.decorator
+    return node
+
+
+def _handler_name(node: cst.CSTNode, facts: Versioning) -> str | None:
+    for decorator in getattr(node, "decorators", ()):
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            named = _string(_keyword_node(expr, facts.name_keyword))
+            first = next((a.value for a in expr.args if a.keyword is None), None)
+            if named or _string(first):
+                return named or _string(first)
+    return None
+
+
+def _keyword(node: cst.CSTNode, keyword: str) -> object:
+    """A literal keyword argument of the node's decorators (or of the call itself)."""
+    calls = [node] if isinstance(node, cst.Call) else []
+    calls += [
+        d.decorator for d in getattr(node, "decorators", ()) if isinstance(d.decorator, cst.Call)
+    ]
+    for call in calls:
+        value = _keyword_node(call, keyword)
+        if isinstance(value, cst.Name) and value.value in ("True", "False"):
+            return value.value == "True"
+    return None
+
+
+def _keyword_node(call: cst.Call, keyword: str) -> cst.BaseExpression | None:
+    return next((a.value for a in call.args if a.keyword and a.keyword.value == keyword), None)
+
+
+def _string(node: cst.BaseExpression | None) -> str | None:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
+
+
+def _last_name(expr: cst.BaseExpression) -> str:
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    return expr.value if isinstance(expr, cst.Name) else ""
+
+
+def _body_code(module: ModuleInfo, node: cst.CSTNode) -> str:
+    body = getattr(node, "body", None)
+    return module.tree.code_for_node(body) if isinstance(body, cst.CSTNode) else ""

@@ -1,0 +1,52 @@
+"""Each framework's versioning model in this project: the record's default, switched by what
+the project's own files say (DBOS's `enable_patching`, Temporal's pinned worker versioning),
+overridden by `[tool.replaylint.versioning]`."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from replaylint.presets.records import Versioning
+from replaylint.project.config import Resolver
+from replaylint.project.roots import project_root
+from replaylint.versioning.side import versioning_facts
+
+PATCHING, PINNED = "patching", "pinned"
+
+
+class Models:
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.facts: dict[str, Versioning] = versioning_facts()
+        self._switches: list[tuple[str, re.Pattern[bytes]]] = [
+            (name, re.compile(pattern.encode()))
+            for name, facts in self.facts.items()
+            for pattern in (*facts.patching_when, *facts.pinned_when)
+        ]
+        # (framework, project folder) where the project's own files switch the default: one
+        # application of a repository of many enables DBOS patching for itself only.
+        self.switched: set[tuple[str, Path]] = set()
+
+    def scan(self, data: bytes, path: str) -> None:
+        """One file of the working tree: does it switch a framework's model in its project?"""
+        for name, pattern in self._switches:
+            if pattern.search(data):
+                self.switched.add((name, _project(path)))
+
+    def model(self, framework: str, path: str) -> str:
+        """The model in force for a workflow of `framework` in the file at `path`."""
+        override = self.resolver.for_path(path).versioning.get(framework)
+        if override is not None:
+            return override
+        facts = self.facts.get(framework)
+        if facts is None:
+            return PATCHING
+        if (framework, _project(path)) in self.switched:
+            return PATCHING if facts.model == PINNED else PINNED
+        return facts.model
+
+
+def _project(path: str) -> Path:
+    return project_root(Path(os.path.abspath(path)).parent)

@@ -1,0 +1,224 @@
+"""What the skeleton builder reads off LibCST nodes: suites, tests, arguments and names."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+from replaylint.resolve.facts import Call
+from replaylint.resolve.model import FunctionInfo
+from replaylint.resolve.values import Const, Value
+from replaylint.versioning.model import ANY, Block, Branches, Command, Item, Where
+
+
+def suite(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    return suite.body if isinstance(suite, (cst.IndentedBlock, cst.SimpleStatementSuite)) else ()
+
+
+def ends_block(statement: cst.CSTNode) -> bool:
+    if isinstance(statement, cst.SimpleStatementLine):
+        return any(isinstance(s, (cst.Return, cst.Raise)) for s in statement.body)
+    return False
+
+
+def unnegated(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool]:
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, negated = test.expression, not negated
+    return test, negated
+
+
+def call_of(expr: cst.BaseExpression) -> cst.Call | None:
+    """The call an expression is, through `await` (`if await DBOS.patch_async("x"):`)."""
+    if isinstance(expr, cst.Await):
+        expr = expr.expression
+    return expr if isinstance(expr, cst.Call) else None
+
+
+def argument_nodes(node: cst.Call, keys: Sequence[str]) -> list[cst.BaseExpression]:
+    positional = [a.value for a in node.args if a.keyword is None and not a.star]
+    found = []
+    for key in keys:
+        if key.isdigit():
+            if int(key) < len(positional):
+                found.append(positional[int(key)])
+        else:
+            found += [
+                a.value for a in node.args if a.keyword is not None and a.keyword.value == key
+            ]
+    return found
+
+
+def argument_values(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> list[Value]:
+    if fact is None or not fact.values:
+        return []
+    by_node = dict(zip([id(a.value) for a in node.args], fact.values, strict=False))
+    return [by_node[id(n)] for n in argument_nodes(node, keys) if id(n) in by_node]
+
+
+def text_argument(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> str | None:
+    for value in argument_values(node, fact, keys):
+        if isinstance(value, Const) and isinstance(value.value, str):
+            return value.value
+    for arg in argument_nodes(node, keys):
+        if isinstance(arg, cst.SimpleString):
+            return str(arg.evaluated_value)
+    return None
+
+
+def written_name(expr: cst.BaseExpression) -> str:
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
+    if isinstance(expr, cst.SimpleString):
+        return str(expr.evaluated_value)
+    return ""
+
+
+def attribute_chain(expr: cst.BaseExpression) -> list[str]:
+    parts: list[str] = []
+    while isinstance(expr, cst.Attribute):
+        parts.append(expr.attr.value)
+        expr = expr.value
+    if not isinstance(expr, cst.Name):
+        return []
+    return [expr.value, *reversed(parts)]
+
+
+def parameters(function: FunctionInfo | None) -> list[str]:
+    node = function.node if function is not None else None
+    if not isinstance(node, cst.FunctionDef):
+        return []
+    return [p.name.value for p in node.params.params]
+
+
+def elements(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    if isinstance(node, cst.DictComp):
+        return [node.key, node.value]
+    return [node.elt]  # type: ignore[attr-defined]
+
+
+def raises(body: cst.BaseSuite) -> bool:
+    """Does this suite end in a `raise` (a run that takes it goes no further)?"""
+    statements = suite(body)
+    last = statements[-1] if statements else None
+    if isinstance(body, cst.SimpleStatementSuite):
+        return any(isinstance(small, cst.Raise) for small in body.body)
+    return isinstance(last, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Raise) for small in last.body
+    )
+
+
+def raising_arms(orelse: cst.If | cst.Else | None) -> list[bool]:
+    """For each arm after an if's body (its elifs, then its else): does it raise?"""
+    flags: list[bool] = []
+    while isinstance(orelse, cst.If):
+        flags.append(raises(orelse.body))
+        orelse = orelse.orelse
+    flags.append(isinstance(orelse, cst.Else) and raises(orelse.body))
+    return flags
+
+
+def rebound(function: FunctionInfo | None) -> frozenset[str]:
+    """The names a function assigns in more than one place: their value depends on the path."""
+    node = function.node if function is not None else None
+    if not isinstance(node, cst.FunctionDef):
+        return frozenset()
+    counts: dict[str, int] = {}
+    for assign in _assignments(node.body):
+        for target in assign.targets:
+            if isinstance(target.target, cst.Name):
+                counts[target.target.value] = counts.get(target.target.value, 0) + 1
+    return frozenset(name for name, count in counts.items() if count > 1)
+
+
+def _assignments(node: cst.CSTNode) -> list[cst.Assign]:
+    """The assignment statements of a body, in its nested blocks too (not in nested defs)."""
+    found: list[cst.Assign] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.SimpleStatementLine):
+            found += [small for small in current.body if isinstance(small, cst.Assign)]
+        elif isinstance(current, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+            stack.extend(current.body)
+        elif isinstance(current, (cst.If, cst.For, cst.While, cst.With, cst.Try, cst.TryStar)):
+            stack.append(current.body)
+            orelse = getattr(current, "orelse", None)
+            if orelse is not None:
+                stack.append(orelse if isinstance(orelse, cst.If) else orelse.body)
+            for handler in getattr(current, "handlers", ()):
+                stack.append(handler.body)
+            final = getattr(current, "finalbody", None)
+            if final is not None:
+                stack.append(final.body)
+        elif isinstance(current, cst.Match):
+            stack.extend(case.body for case in current.cases)
+    return found
+
+
+_LEAVES: tuple[type[cst.CSTNode], ...] = (
+    cst.Name,
+    cst.SimpleString,
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.Ellipsis,
+    cst.Pass,
+    cst.Break,
+    cst.Continue,
+    cst.Import,
+    cst.ImportFrom,
+    cst.Global,
+    cst.Nonlocal,
+)
+
+
+def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """The child nodes that can hold a call, in evaluation order: the common expression and
+    small statement forms read directly (LibCST's generic `children` visits every token)."""
+    if isinstance(node, _LEAVES):
+        return ()
+    if isinstance(node, cst.Call):
+        return [node.func, *(arg.value for arg in node.args)]
+    if isinstance(node, cst.Attribute):
+        return (node.value,)
+    if isinstance(node, (cst.Await, cst.Expr)):
+        return (node.expression if isinstance(node, cst.Await) else node.value,)
+    if isinstance(node, cst.Assign):
+        return [node.value, *(t.target for t in node.targets)]
+    if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+        return (node.value, node.target) if node.value is not None else (node.target,)
+    if isinstance(node, cst.Return):
+        return (node.value,) if node.value is not None else ()
+    if isinstance(node, cst.BinaryOperation):
+        return (node.left, node.right)
+    if isinstance(node, cst.Comparison):
+        return [node.left, *(c.comparator for c in node.comparisons)]
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        return [element.value for element in node.elements]
+    return node.children
+
+
+def choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Item:
+    """The branches of an if (an elif chain's arms side by side); when every arm that goes on
+    issues one command of one kind (the others raise), the one command whose target the branch
+    chose: `if apple: order(apples) elif pear: order(pears)` is `order(ANY)`."""
+    arms: tuple[Block, ...] = (body, orelse)
+    chained = isinstance(node.orelse, cst.If) and len(orelse) == 1
+    if chained and isinstance(orelse[0], Branches):
+        arms = (body, *orelse[0].arms)
+    raising = [raises(node.body), *raising_arms(node.orelse)]
+    going_on = [arm for index, arm in enumerate(arms) if arm or not _at(raising, index)]
+    if len(going_on) > 1 and all(len(arm) == 1 and isinstance(arm[0], Command) for arm in going_on):
+        kinds = {arm[0].kind for arm in going_on}  # type: ignore[union-attr]
+        if len(kinds) == 1:
+            first = going_on[0][0]
+            return Command(first.kind, ANY, first.where)  # type: ignore[union-attr]
+    return Branches(arms, where)
+
+
+def _at(flags: list[bool], index: int) -> bool:
+    return flags[index] if index < len(flags) else False

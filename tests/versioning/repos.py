@@ -1,0 +1,63 @@
+"""Fixture repositories for `check --base`: two commits built with git, then compared."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import textwrap
+from contextlib import contextmanager
+from pathlib import Path
+
+from replaylint.versioning import Versioned, check_against
+
+_GIT = ["git", "-c", "user.name=replaylint", "-c", "user.email=dev@replaylint.invalid"]
+
+
+def git(root: Path, *args: str) -> str:
+    done = subprocess.run([*_GIT, *args], cwd=root, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def write(root: Path, files: dict[str, str | None]) -> None:
+    """Each file's text (dedented); None removes the file."""
+    for name, text in files.items():
+        path = root / name
+        if text is None:
+            if path.exists():
+                path.unlink()
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+
+
+def repository(root: Path, base: dict[str, str | None], new: dict[str, str | None]) -> Path:
+    """A repository whose HEAD holds `base` and whose working tree holds `base` updated by
+    `new` (committed too when `commit_new`)."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q")
+    write(root, base)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    write(root, new)
+    return root
+
+
+@contextmanager
+def inside(folder: Path):
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(cwd)
+
+
+def compared(root: Path, base: str = "HEAD", paths: tuple[str, ...] = ()) -> Versioned:
+    with inside(root):
+        return check_against(base, paths)
+
+
+def found(root: Path, base: str = "HEAD") -> set[tuple[str, int, str]]:
+    result = compared(root, base)
+    assert not result.errors, result.errors
+    return {(f.path, f.line, f.code.value) for f in result.findings}
