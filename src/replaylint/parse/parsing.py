@@ -97,9 +97,14 @@ def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, list[in
     try:
         first_lines = judge(source)
     except ParseFailure as failure:
-        if target <= RUNNING:
-            raise _for_target(failure, target) from None
-        return _newer(source, failure), []
+        later = _later_syntax(source, failure)
+        if later is None:
+            raise
+        if target > RUNNING:
+            return later, []  # syntax of a newer Python than this one: LibCST's reading
+        # LibCST reads what CPython refuses: syntax of a later Python than the target.
+        reason = f"{failure.reason}: not Python {shown(target)} syntax"
+        raise ParseFailure(reason, failure.line, failure.column) from None
     try:
         tree = cst.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
@@ -113,25 +118,25 @@ def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, list[in
     newer = newer_syntax(source, tree, target)
     if newer is not None:
         message, line = newer
-        reason = f"syntax error: {message} (line {line}), for Python {shown(target)}"
-        raise ParseFailure(f"{reason}, the project's target", line)
+        raise ParseFailure(
+            f"syntax error: {message} (line {line}): not Python {shown(target)} syntax", line
+        )
     return tree, first_lines
 
 
-def _for_target(failure: ParseFailure, target: Version) -> ParseFailure:
-    """A refusal of this interpreter, naming the target when it is another version."""
-    if target == RUNNING:
-        return failure
-    reason = f"{failure.reason}, for Python {shown(target)}, the project's target"
-    return ParseFailure(reason, failure.line, failure.column)
-
-
-def _newer(source: bytes, failure: ParseFailure) -> cst.Module:
-    """The tree of a module for a newer Python than this one, when LibCST reads it."""
+def _later_syntax(source: bytes, failure: ParseFailure) -> cst.Module | None:
+    """The tree of a module CPython refused, when LibCST reads it (a later Python's syntax).
+    Not for what no Python reads (nesting CPython refuses, NUL bytes): LibCST's parser would
+    take minutes and gigabytes on those."""
+    reason = failure.reason
+    if not reason.startswith("syntax error:") or "nest" in reason or "null bytes" in reason:
+        return None
     try:
         return cst.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError, ValueError):
-        raise failure from None
+        return None
+    except (RecursionError, MemoryError):
+        return None
 
 
 def _first_lines(tree: ast.Module) -> list[int]:
