@@ -21,9 +21,11 @@ def needles_for(config: Config) -> Needles:
     framework is parsed only when it also spells one of *that* framework's entries (or aliases
     it), so a Temporal test module that mentions a `Context` is not read as a Restate handler."""
     markers = MARKER_NEEDLES + tuple(m.encode() for m in config.markers)
-    # A subclass of a `workflow-bases` class need not import the framework, nor spell the base
-    # (`class PublishApp(SqlApp)`): a file holding the base's name, even inside another, is read.
-    markers += tuple(base.rsplit(".", 1)[-1].encode() for base in config.workflow_bases)
+    # A subclass of a `workflow-bases` class need not import the framework, nor name the base
+    # (`class Ingest(Stage)`, `Stage` deriving from it elsewhere): with such settings, a module
+    # that defines a class is read.
+    if config.workflow_bases:
+        markers += (b"class ",)
     grouped = _grouped(config)
     tests = []
     for needle in sorted(grouped):

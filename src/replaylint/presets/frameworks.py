@@ -28,7 +28,14 @@ class Frameworks:
         self._bases = {name: presets()[preset] for name, preset in (bases or {}).items()}
 
     def workflow_base(self, path: str) -> Preset | None:
-        return self._bases.get(path) if self._bases else None
+        """The preset whose workflows subclasses of `path` are. A local class's name may carry
+        the folders above its import root (`app.sdk.Pipeline` for `sdk.Pipeline`)."""
+        if not self._bases:
+            return None
+        found = self._bases.get(path)
+        if found is None:
+            found = next((p for name, p in self._bases.items() if path.endswith("." + name)), None)
+        return found
 
     def _declared_preset(self, path: str) -> Preset | None:
         # `app.workflow` on an instance resolves to `mcp_agent.app.MCPApp().workflow`; the

@@ -1,0 +1,27 @@
+"""Google ADK runners made durable by a plugin given to the runner or to the app it runs."""
+import restate
+from dbos import DBOS
+from dbos_google_adk import DBOSPlugin
+from google.adk.agents import LlmAgent
+from google.adk.apps import App
+from google.adk.runners import InMemoryRunner, Runner
+from restate.ext.adk import RestatePlugin
+
+agent = LlmAgent(name="helper", model="gemini-2.5-flash")
+durable_runner = InMemoryRunner(agent=agent, plugins=[DBOSPlugin()])
+plain_runner = InMemoryRunner(agent=agent)
+app = App(name="helper", root_agent=agent, plugins=[RestatePlugin()])
+svc = restate.Service("helper")
+
+
+@DBOS.workflow()
+async def answer(message) -> list:
+    recorded = [e async for e in durable_runner.run_async(user_id="u", session_id="s", new_message=message)]
+    raw = [e async for e in plain_runner.run_async(user_id="u", session_id="s", new_message=message)]  # expect: ADK-W001
+    return recorded + raw
+
+
+@svc.handler()
+async def handle(ctx: restate.Context, message) -> list:
+    runner = Runner(app=app)
+    return [e async for e in runner.run_async(user_id="u", session_id="s", new_message=message)]
