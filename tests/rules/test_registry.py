@@ -148,3 +148,31 @@ def test_every_code_has_a_fixture_folder_with_a_finding_and_a_clean_case() -> No
             clean = clean or (case.suffix == ".py" and not markers)
         assert expected, f"no case in tests/rules/{code.value}/ expects {code.value}"
         assert clean, f"no clean case in tests/rules/{code.value}/"
+
+
+def test_each_class_name_is_defined_once_in_the_package() -> None:
+    import ast
+
+    import replaylint
+
+    where: dict[str, list[str]] = {}
+    for path in Path(replaylint.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(path.name)
+    assert {name: files for name, files in where.items() if len(files) > 1} == {}
+
+
+def test_no_function_runs_past_sixty_lines() -> None:
+    import ast
+
+    import replaylint
+
+    long = []
+    for path in Path(replaylint.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                if lines > 60:
+                    long.append(f"{path.name}:{node.name} ({lines} lines)")
+    assert long == []

@@ -7,7 +7,7 @@ import base64
 import json
 from typing import Any
 
-from replaylint.versioning.model import Block, Command, Gate, Loop
+from replaylint.versioning.model import Block, DurableCommand, Gate, Loop
 
 _STAMP = "2024-01-01T00:00:00Z"
 
@@ -23,7 +23,7 @@ def commands(block: Block, branch: str) -> list[tuple[str, str]]:
     patch marker, "old": it started before the patch)."""
     found: list[tuple[str, str]] = []
     for item in block:
-        if isinstance(item, Command):
+        if isinstance(item, DurableCommand):
             found.append((item.kind, item.target))
         elif isinstance(item, Gate):
             if branch == "new":

@@ -21,7 +21,7 @@ from replaylint.engine.records import Record, assemble
 from replaylint.index.limits import address_space_room, memory_limit
 from replaylint.index.pools import pool_context, processes_for, too_large
 from replaylint.index.project_index import Index, tree_digest
-from replaylint.index.scanning import REGISTRAR, Decision, scan
+from replaylint.index.scanning import REGISTRAR, FileDecision, scan
 from replaylint.project.config import Config
 from replaylint.project.prefilter import Needles, read_regular
 
@@ -76,7 +76,7 @@ def check_group(
     return outcome, unreadable
 
 
-def _candidate(decision: Decision) -> Candidate:
+def _candidate(decision: FileDecision) -> Candidate:
     """What the engine checks: the bytes read by the scan, or read now (a remembered file)."""
     data = decision.data if decision.data is not None else _read(decision.path)
     return decision.path, display_path(decision.path), data

@@ -8,7 +8,7 @@ from typing import NamedTuple
 NOT_CANDIDATE, CANDIDATE, REGISTRAR = 0, 1, 2
 
 
-class Decision(NamedTuple):
+class FileDecision(NamedTuple):
     path: str
     verdict: int
     data: bytes | None  # a candidate's bytes, read once; None otherwise

@@ -20,7 +20,7 @@ from typing import Any
 
 from replaylint.engine.records import Record, from_json, to_json
 from replaylint.index.cache import SCHEMA, Cache
-from replaylint.index.decisions import Decision
+from replaylint.index.decisions import FileDecision
 from replaylint.index.stamps import vouches
 from replaylint.project.config import Config
 from replaylint.project.prefilter import read_regular
@@ -113,7 +113,7 @@ class Index:
     # Files are keyed by absolute path (no system call); records by real path, as the engine
     # names modules. A dependency reached through a link is hashed again rather than trusted.
 
-    def known(self, path: str) -> Decision | None:
+    def known(self, path: str) -> FileDecision | None:
         """What the index vouches for of a file: a candidate whose bytes still hash to what
         they did (read again: its record is reused only for the same content), or a file that
         is no candidate whose stat stamp is unchanged (stamps.py); None to decide it afresh."""
@@ -124,7 +124,7 @@ class Index:
         if not sha:
             if not vouches(stamp, path, self.written):
                 return None
-            return Decision(path, verdict, None, "", tuple(stamp))
+            return FileDecision(path, verdict, None, "", tuple(stamp))
         try:
             data = read_regular(path)
         except OSError:
@@ -132,9 +132,9 @@ class Index:
         if hashlib.sha256(data).hexdigest() != sha:
             return None
         self._sha[os.path.abspath(path)] = sha
-        return Decision(path, verdict, data, sha, tuple(stamp))
+        return FileDecision(path, verdict, data, sha, tuple(stamp))
 
-    def remember(self, decision: Decision) -> None:
+    def remember(self, decision: FileDecision) -> None:
         """A file just read: its stamp, hash (candidates only: "" else) and verdict."""
         path = os.path.abspath(decision.path)
         self.files[path] = [list(decision.stamp), decision.sha, decision.verdict]

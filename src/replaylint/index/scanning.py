@@ -13,7 +13,7 @@ import hashlib
 import os
 from typing import TYPE_CHECKING
 
-from replaylint.index.decisions import CANDIDATE, NOT_CANDIDATE, REGISTRAR, Decision
+from replaylint.index.decisions import CANDIDATE, NOT_CANDIDATE, REGISTRAR, FileDecision
 from replaylint.index.stamps import stamp_of
 from replaylint.project.gate import spells_an_entry
 from replaylint.project.prefilter import (
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 PARALLEL_FILES = 2000
 
 
-def decide(path: str, needles: Needles) -> Decision:
+def decide(path: str, needles: Needles) -> FileDecision:
     markers, imports = needles
     try:
         # Stat before the read: an edit after it changes the stamp, so the next run reads
@@ -39,7 +39,7 @@ def decide(path: str, needles: Needles) -> Decision:
         stamp = stamp_of(os.stat(path))
         data = read_regular(path)
     except OSError as error:
-        return Decision(path, NOT_CANDIDATE, None, "", (), error.strerror or str(error))
+        return FileDecision(path, NOT_CANDIDATE, None, "", (), error.strerror or str(error))
     verdict = NOT_CANDIDATE
     if is_candidate(data, markers, imports) and (
         any(marker in data for marker in markers)
@@ -47,20 +47,20 @@ def decide(path: str, needles: Needles) -> Decision:
     ):
         verdict = REGISTRAR if registers(data) else CANDIDATE
     if verdict == NOT_CANDIDATE:
-        return Decision(path, verdict, None, "", stamp)
+        return FileDecision(path, verdict, None, "", stamp)
     sha = hashlib.sha256(data).hexdigest()
-    return Decision(path, verdict, data, sha, stamp)
+    return FileDecision(path, verdict, data, sha, stamp)
 
 
-def _decide_all(paths: list[str], needles: Needles) -> list[Decision]:
+def _decide_all(paths: list[str], needles: Needles) -> list[FileDecision]:
     return [decide(path, needles) for path in paths]
 
 
 def scan(
     files: list[str], needles: Needles, index: Index | None, jobs: int
-) -> tuple[list[Decision], list[tuple[str, str]]]:
+) -> tuple[list[FileDecision], list[tuple[str, str]]]:
     """The candidates among `files` (in order) and the files that could not be read."""
-    decisions: dict[str, Decision] = {}
+    decisions: dict[str, FileDecision] = {}
     unread: list[str] = []
     for path in files:
         known = index.known(path) if index is not None else None
@@ -78,7 +78,7 @@ def scan(
     return found, unreadable
 
 
-def _read(paths: list[str], needles: Needles, jobs: int) -> list[Decision]:
+def _read(paths: list[str], needles: Needles, jobs: int) -> list[FileDecision]:
     if jobs <= 1 or len(paths) < PARALLEL_FILES:
         return _decide_all(paths, needles)
     from replaylint.index.pools import pool_context
@@ -86,7 +86,7 @@ def _read(paths: list[str], needles: Needles, jobs: int) -> list[Decision]:
 
     size = -(-len(paths) // jobs)
     chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
-    parts: dict[int, list[Decision]] = {}
+    parts: dict[int, list[FileDecision]] = {}
     workers: Workers[int] = Workers(len(chunks), pool_context())
     with workers:
         for number, chunk in enumerate(chunks):
@@ -98,4 +98,4 @@ def _read(paths: list[str], needles: Needles, jobs: int) -> list[Decision]:
     return [decision for number in sorted(parts) for decision in parts[number]]
 
 
-__all__ = ["CANDIDATE", "NOT_CANDIDATE", "REGISTRAR", "Decision", "decide", "scan"]
+__all__ = ["CANDIDATE", "NOT_CANDIDATE", "REGISTRAR", "FileDecision", "decide", "scan"]

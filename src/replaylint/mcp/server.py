@@ -60,8 +60,8 @@ def build() -> MCPServer[Any]:
 
 
 def _answer(tool: Any, *args: Any) -> Any:
-    """A tool's answer; its ToolError becomes the error the agent reads."""
+    """A tool's answer; its UnansweredRequest becomes the error the agent reads."""
     try:
         return tool(*args)
-    except tools.ToolError as error:  # the SDK's own ToolError reaches the agent as written
+    except tools.UnansweredRequest as error:  # the SDK's own ToolError reaches the agent as written
         raise SDKToolError(str(error)) from None

@@ -20,7 +20,7 @@ from replaylint.report.replay_report import ReplayReport
 DEFAULT_SOURCE_NAME = "workflow.py"
 
 
-class ToolError(Exception):
+class UnansweredRequest(Exception):
     """A request the tool cannot answer, in one sentence for the agent."""
 
 
@@ -39,7 +39,7 @@ def _report(report: ReplayReport) -> dict[str, Any]:
 def check_file(path: str) -> dict[str, Any]:
     """The check of a file or folder, as `replaylint check PATH --output-format json`."""
     if not os.path.exists(path):
-        raise ToolError(f"{path}: no such file or directory")
+        raise UnansweredRequest(f"{path}: no such file or directory")
     return _report(guard([path]))
 
 
@@ -53,7 +53,7 @@ def explain(code: str) -> str:
     parsed = parse_code(code)
     if parsed is None:
         known = ", ".join(c.value for c in RULES)
-        raise ToolError(f"unknown rule {code!r}; the rules are {known}")
+        raise UnansweredRequest(f"unknown rule {code!r}; the rules are {known}")
     return page(parsed)
 
 
@@ -76,7 +76,7 @@ def propose_fix(
     wanted = parse_code(code) if code else None
     chosen = [f for f in report.findings if f.line == line and wanted in (None, f.code)]
     if not chosen:
-        raise ToolError(f"{path}:{line}: no finding{f' {code}' if code else ''} there")
+        raise UnansweredRequest(f"{path}:{line}: no finding{f' {code}' if code else ''} there")
     fixes = [(f, fix_for(f, text)) for f in chosen]
     offered = [(f, info) for f, info in fixes if info is not None]
     if not offered:
@@ -109,4 +109,4 @@ def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ToolError(f"{path}: cannot read: {error}") from None
+        raise UnansweredRequest(f"{path}: cannot read: {error}") from None

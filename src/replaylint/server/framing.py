@@ -29,7 +29,7 @@ class FramingError(Exception):
     """The stream cannot be read as LSP messages any more."""
 
 
-class Stream:
+class MessageStream:
     """Blocking reads of stdin run on a thread (the loop stays free); bytes found to belong to
     the next message can be pushed back."""
 
@@ -59,9 +59,9 @@ class Stream:
 
 
 class Reader:
-    """Whole messages off a Stream, parsed by `loads` (JSON, and pygls' message types)."""
+    """Whole messages off a MessageStream, parsed by `loads` (JSON, and pygls' message types)."""
 
-    def __init__(self, stream: Stream, loads: Callable[[bytes], Any] = json.loads) -> None:
+    def __init__(self, stream: MessageStream, loads: Callable[[bytes], Any] = json.loads) -> None:
         self.stream, self.loads = stream, loads
 
     async def message(self) -> Any | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from pygls.exceptions import JsonRpcInternalError
 from pygls.io_ import StdoutWriter
 
-from replaylint.server.framing import FramingError, Reader, Stream, serve_messages
+from replaylint.server.framing import FramingError, MessageStream, Reader, serve_messages
 from replaylint.server.lifecycle import ExitRequested
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def serve_stdio(
     server._stop_event = stop  # pygls' own shutdown path sets it
     protocol = server.protocol
     protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
-    stream = Stream(stdin or sys.stdin.buffer, server.thread_pool)
+    stream = MessageStream(stdin or sys.stdin.buffer, server.thread_pool)
     reader = Reader(stream, partial(json.loads, object_hook=protocol.structure_message))
 
     def on_error(error: Exception) -> None:

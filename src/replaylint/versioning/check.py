@@ -22,7 +22,7 @@ from replaylint.project.discovery import python_files
 from replaylint.project.prefilter import Needles, is_candidate
 from replaylint.project.roots import Roots
 from replaylint.resolve.model import ModuleInfo
-from replaylint.versioning.findings import Verdicts
+from replaylint.versioning.findings import Comparisons
 from replaylint.versioning.git import GitError, Repository, blob_id, copy_of, wanted
 from replaylint.versioning.model import Workflow
 from replaylint.versioning.models import Models
@@ -93,7 +93,7 @@ def check_against(
     if focus is not None:
         pairs = _focused(pairs, focus, walked, repository.root)
     outcome.compared = len(pairs.same) + len(pairs.renamed)
-    verdicts = Verdicts(models, places, repository.root)
+    verdicts = Comparisons(models, places, repository.root)
     outcome.findings = verdicts.findings(pairs)
     return outcome
 

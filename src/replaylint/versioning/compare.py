@@ -14,8 +14,8 @@ from replaylint.versioning.model import (
     ANY,
     Block,
     Branches,
-    Command,
     Deprecation,
+    DurableCommand,
     Gate,
     Guarded,
     Item,
@@ -74,11 +74,11 @@ def compare(base: Block, new: Block, definition: Where) -> list[Difference]:
         c.kind
         for b in (old, current)
         for c in _walk(b)
-        if isinstance(c, Command) and c.target == ANY
+        if isinstance(c, DurableCommand) and c.target == ANY
     }
     if loose:
         old, current = _loosened(old, loose), _loosened(current, loose)
-    return _block(old, current, Command("", "", definition))
+    return _block(old, current, DurableCommand("", "", definition))
 
 
 # ---------------------------------------------------------------- what each side replays
@@ -178,8 +178,8 @@ def _loosened(block: Block, kinds: set[str]) -> Block:
     items: list[object] = []
     # Removed and renamed gates ride along as items of the prepared blocks.
     for item in cast(tuple[object, ...], block):
-        if isinstance(item, Command) and item.kind in kinds:
-            items.append(Command(item.kind, ANY, item.where))
+        if isinstance(item, DurableCommand) and item.kind in kinds:
+            items.append(DurableCommand(item.kind, ANY, item.where))
         elif isinstance(item, Gate):
             new, old = _loosened(item.new, kinds), _loosened(item.old, kinds)
             items.append(Gate(item.patch, new, old, item.where))
@@ -207,7 +207,7 @@ def _rebuilt(item: Item, prepare: Callable[[Block], Block]) -> Item:
 
 
 def _signature(item: object) -> tuple:
-    if isinstance(item, Command):
+    if isinstance(item, DurableCommand):
         return ("command", item.kind, item.target)
     if isinstance(item, Gate):
         return ("gate", item.patch)
@@ -218,7 +218,7 @@ def _signature(item: object) -> tuple:
     return (type(item).__name__,)
 
 
-def _block(base: Block, new: Block, after: Command) -> list[Difference]:
+def _block(base: Block, new: Block, after: DurableCommand) -> list[Difference]:
     """The first difference of a sequence (a run that meets it goes no further), and those of
     the alternatives before it. A replay walks both from the start, so the common prefix is
     matched first; only where they part is the rest aligned, to tell an addition from a
@@ -242,7 +242,7 @@ def _block(base: Block, new: Block, after: Command) -> list[Difference]:
     return [_gap(old_rest[i1:i2], new_rest[j1:j2], was, _next_place(new_rest, j2, after))]
 
 
-def _item(base: Item, new: Item, after: Command) -> list[Difference]:
+def _item(base: Item, new: Item, after: DurableCommand) -> list[Difference]:
     if isinstance(new, _RenamedGate):
         detail = f"was: patch {new.gate.patch}, now: patch {new.was}"
         return [Difference("V003", new.where, detail)]
@@ -263,7 +263,9 @@ def _paired_blocks(base: Item, new: Item) -> list[tuple[Block, Block]]:
     return list(zip(padded_old, padded_new, strict=True))
 
 
-def _gap(removed: tuple, added: tuple, was: Command | None, after: Command) -> Difference:
+def _gap(
+    removed: tuple, added: tuple, was: DurableCommand | None, after: DurableCommand
+) -> Difference:
     """The difference where the sequences part: a removed gate (V003), else V001 on the first
     differing command of the new code (after a removal, the first command after the gap)."""
     if removed and isinstance(removed[0], _RemovedGate):
@@ -277,7 +279,7 @@ def _gap(removed: tuple, added: tuple, was: Command | None, after: Command) -> D
     return Difference("V001", now.where, f"was: {_told(was)}, now: {_told(now)}")
 
 
-def _first(items: tuple) -> Command | None:
+def _first(items: tuple) -> DurableCommand | None:
     for item in items:
         found = _first_any(item)
         if found is not None:
@@ -285,7 +287,7 @@ def _first(items: tuple) -> Command | None:
     return None
 
 
-def _first_any(item: object) -> Command | None:
+def _first_any(item: object) -> DurableCommand | None:
     if isinstance(item, (_RemovedGate, _RenamedGate)):
         return first_of(item.gate)
     return first_of(item)  # type: ignore[arg-type]
@@ -296,14 +298,14 @@ def _place(item: object) -> Where:
     return command.where if command is not None else item.where  # type: ignore[attr-defined]
 
 
-def _next_place(block: Block, start: int, after: Command) -> Command:
+def _next_place(block: Block, start: int, after: DurableCommand) -> DurableCommand:
     """The first command at or after `start`, else what follows the block (at the top, the
     entry's def line, standing for the workflow's end)."""
     command = _first(tuple(block[start:]))
     return command if command is not None else after
 
 
-def _told(command: Command | None) -> str:
+def _told(command: DurableCommand | None) -> str:
     if command is None or not command.kind:
         return "nothing (the workflow ends)"
     return command.describe()

@@ -19,7 +19,7 @@ from replaylint.versioning.places import Places
 _CODES = {"V001": Code.V001, "V003": Code.V003}
 
 
-class Verdicts:
+class Comparisons:
     def __init__(self, models: Models, places: Places, root: Path) -> None:
         self.models = models
         self.places = places  # the working tree's: what turns a placeholder into a position

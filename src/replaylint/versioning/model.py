@@ -26,7 +26,7 @@ ANY = "*"
 
 
 @dataclass(frozen=True)
-class Command:
+class DurableCommand:
     """One durable command: what the framework records in history (its kind and target)."""
 
     kind: str
@@ -80,7 +80,7 @@ class Guarded:
     where: Where = NOWHERE
 
 
-Item = Command | Gate | Deprecation | Branches | Loop | Guarded
+Item = DurableCommand | Gate | Deprecation | Branches | Loop | Guarded
 Block = tuple[Item, ...]
 
 
@@ -118,7 +118,7 @@ class Workflow:
     body: str = field(default="", compare=False)  # its code, to pair a rename in place
 
 
-def first_command(block: Block) -> Command | None:
+def first_command(block: Block) -> DurableCommand | None:
     """The first command a run of `block` can issue, in the order written."""
     for item in block:
         found = first_of(item)
@@ -127,8 +127,8 @@ def first_command(block: Block) -> Command | None:
     return None
 
 
-def first_of(item: Item) -> Command | None:
-    if isinstance(item, Command):
+def first_of(item: Item) -> DurableCommand | None:
+    if isinstance(item, DurableCommand):
         return item
     if isinstance(item, Gate):
         return first_command(item.new) or first_command(item.old)

@@ -16,7 +16,7 @@ from replaylint.resolve.model import FunctionInfo, ModuleInfo
 from replaylint.versioning.entries import RUNTIME, Entries
 from replaylint.versioning.model import Block, Workflow
 from replaylint.versioning.places import Places
-from replaylint.versioning.skeleton import Builder, Calls
+from replaylint.versioning.skeleton import Builder, CallFacts
 
 log = logging.getLogger("replaylint")
 
@@ -64,7 +64,7 @@ def read_side(
 def _read_group(
     config: Config, members: list[Module], errors: list[str], places: Places
 ) -> tuple[list[Workflow], dict[str, ModuleInfo]]:
-    calls = Calls()
+    calls = CallFacts()
     project = project_for(config)
     project.sink = calls  # only the call facts: no rule runs on this walk
     places.names.update({m.path.resolve(): m.shown for m in members})

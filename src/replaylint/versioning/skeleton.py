@@ -15,8 +15,8 @@ from replaylint.versioning.model import (
     ANY,
     Block,
     Branches,
-    Command,
     Deprecation,
+    DurableCommand,
     Gate,
     Guarded,
     Item,
@@ -44,7 +44,7 @@ MAX_DEPTH = 12  # helper frames followed, as ADK-W005's chains are cut
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
-class Calls:
+class CallFacts:
     """The facts the walk emitted for calls of values outside the checked code, by call node."""
 
     subscribed: frozenset[type] = frozenset({Call})
@@ -62,7 +62,7 @@ class Builder:
 
     def __init__(
         self,
-        calls: Calls,
+        calls: CallFacts,
         helpers: dict[int, list[FunctionInfo]],
         facts: Versioning,
         places: Places,
@@ -354,7 +354,7 @@ class Builder:
         if kind is None:
             return None
         keys = self.facts.targets.get(kind, ("0",))
-        return Command(kind, self._target(node, fact, keys), where)
+        return DurableCommand(kind, self._target(node, fact, keys), where)
 
     def _target(self, node: cst.Call, fact: Call | None, keys: tuple[str, ...]) -> str:
         """The activity or child workflow type: a function's registered name, a string given,
@@ -377,9 +377,9 @@ class Builder:
         where = self.places.at(self._function, node, self._statement)
         kind = self.facts.step_kind(target.decorators)
         if kind is not None:
-            return [Command(kind, self.name_of(target), where)]
+            return [DurableCommand(kind, self.name_of(target), where)]
         if target.entry is not None and target.entry in self.children:
-            return [Command("child workflow", self.name_of(target), where)]
+            return [DurableCommand("child workflow", self.name_of(target), where)]
         if target.is_exempt():
             return []  # a recorded zone of another kind: served from history, no command here
         return self._inline(target, node)

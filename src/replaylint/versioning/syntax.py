@@ -9,7 +9,7 @@ import libcst as cst
 from replaylint.resolve.facts import Call
 from replaylint.resolve.model import FunctionInfo
 from replaylint.resolve.values import Const, Value
-from replaylint.versioning.model import ANY, Block, Branches, Command, Item, Where
+from replaylint.versioning.model import ANY, Block, Branches, DurableCommand, Item, Where
 
 
 def suite(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
@@ -212,11 +212,13 @@ def choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Item:
         arms = (body, *orelse[0].arms)
     raising = [raises(node.body), *raising_arms(node.orelse)]
     going_on = [arm for index, arm in enumerate(arms) if arm or not _at(raising, index)]
-    if len(going_on) > 1 and all(len(arm) == 1 and isinstance(arm[0], Command) for arm in going_on):
+    if len(going_on) > 1 and all(
+        len(arm) == 1 and isinstance(arm[0], DurableCommand) for arm in going_on
+    ):
         kinds = {arm[0].kind for arm in going_on}  # type: ignore[union-attr]
         if len(kinds) == 1:
             first = going_on[0][0]
-            return Command(first.kind, ANY, first.where)  # type: ignore[union-attr]
+            return DurableCommand(first.kind, ANY, first.where)  # type: ignore[union-attr]
     return Branches(arms, where)
 
 

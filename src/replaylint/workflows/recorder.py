@@ -62,24 +62,7 @@ def record(
         _session=session,
     )
     recorded_input = to_json_value(input, "workflow input")
-    failure: RecordedError | None = None
-    result: Any = None
-    # The workflow gets the JSON form of its input, exactly what a replay will hand it.
-    try:
-        outcome = run_workflow(
-            workflow, ctx, to_json_value(recorded_input, "workflow input", writable=False), session
-        )
-    except Exception as exc:
-        if session.failure is not None:
-            raise session.failure from None
-        if not record_failure:
-            raise
-        failure = RecordedError(type=exception_type_name(exc), message=str(exc))
-        check_text(failure.message, "the workflow's failure", "its message")
-    else:
-        if session.failure is not None:  # raised inside the workflow, then swallowed by it
-            raise session.failure
-        result = to_json_value(outcome, "workflow result")
+    result, failure = _run_live(workflow, ctx, recorded_input, session, record_failure)
     commands = session.finished_commands(cancel_pending=failure is not None)
     order = tuple(session.scheduler.delivered)
     return RecordedHistory(
@@ -94,6 +77,33 @@ def record(
         failure=failure,
         workflow_name=workflow_name(workflow),
     )  # version left out: the oldest format version that can hold the run
+
+
+def _run_live(
+    workflow: Workflow,
+    ctx: RunContext,
+    recorded_input: Any,
+    session: LiveSession,
+    record_failure: bool,
+) -> tuple[Any, RecordedError | None]:
+    """The run itself: (its JSON result, None), or (None, its failure) when it raised and
+    `record_failure` asks for a failed run's history."""
+    # The workflow gets the JSON form of its input, exactly what a replay will hand it.
+    try:
+        outcome = run_workflow(
+            workflow, ctx, to_json_value(recorded_input, "workflow input", writable=False), session
+        )
+    except Exception as exc:
+        if session.failure is not None:
+            raise session.failure from None
+        if not record_failure:
+            raise
+        failure = RecordedError(type=exception_type_name(exc), message=str(exc))
+        check_text(failure.message, "the workflow's failure", "its message")
+        return None, failure
+    if session.failure is not None:  # raised inside the workflow, then swallowed by it
+        raise session.failure
+    return to_json_value(outcome, "workflow result"), None
 
 
 class LiveSession(Session):
