@@ -173,3 +173,30 @@ def _imported(node: cst.Import | cst.ImportFrom) -> set[str]:
     if isinstance(node.names, cst.ImportStar):
         return set()
     return {alias.evaluated_alias or alias.evaluated_name.split(".")[0] for alias in node.names}
+
+
+def parameter_of(target: FunctionInfo, call: cst.Call, arg: cst.Arg) -> str | None:
+    node = target.node
+    if not isinstance(node, cst.FunctionDef):
+        return None
+    if arg.keyword is not None:
+        return arg.keyword.value
+    if arg.star:
+        return None
+    positional = [*node.params.posonly_params, *node.params.params]
+    if target.cls is not None and isinstance(call.func, cst.Attribute):
+        positional = positional[1:]  # `self.helper(x)`: the first parameter is the instance
+    plain = [a for a in call.args if a.keyword is None]
+    index = next(i for i, a in enumerate(plain) if a is arg)
+    return positional[index].name.value if index < len(positional) else None
+
+
+def is_key(call: cst.Call, arg: cst.Arg, keys: tuple[str, ...] | None) -> bool:
+    """Is `arg` one of the call's `keys` (positions as "0", keywords by name; None: all)?"""
+    if keys is None:
+        return True
+    if arg.keyword is not None:
+        return arg.keyword.value in keys
+    plain = [a for a in call.args if a.keyword is None and not a.star]
+    index = next((i for i, a in enumerate(plain) if a is arg), None)
+    return index is not None and str(index) in keys

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from replaylint.graph.bodies import STATEMENTS, Body
+from replaylint.graph.bodies import STATEMENTS, Body, is_key, parameter_of
 from replaylint.graph.guards import first_write
 from replaylint.resolve.model import FunctionInfo, HelperCall
 
@@ -49,6 +49,9 @@ class Sinks:
     command: Callable[[str], bool]  # a resolved path whose arguments the history records
     logger: Callable[[str], bool]  # a resolved path that only writes a log line
     child_workflows: Callable[[str], bool]  # does this preset record a direct call of a workflow
+    # The arguments by which a replay finds a recorded call's result (a step's id), None for
+    # all: a value given elsewhere goes into a result already recorded and decides nothing.
+    keys: Callable[[str], tuple[str, ...] | None] = lambda path: None
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,8 @@ class Flow:
             if parent is None:
                 return None
             here = body.statement_of(parent)
+            if not function.replays(here):
+                return None  # after a prefix entry's last suspend: decided once, not on replay
             decided = _decision_at(parent, child)
             if decided is not None:
                 return Decision(decided, function, parent, here)
@@ -185,7 +190,7 @@ class Flow:
         if self._logs(path, call):
             return None
         if path and self.sinks.command(path):
-            if not commands:
+            if not commands or not is_key(call, arg, self.sinks.keys(path)):
                 return None
             return Decision(f"the argument of {_written(call.func)}", function, call, here)
         helper = body.helpers.get(id(call))
@@ -194,10 +199,13 @@ class Flow:
             if target.is_exempt() or (
                 target.entry is not None and self.sinks.child_workflows(target.entry)
             ):
-                if not commands:
+                keys = next(
+                    (k for d in target.decorators if (k := self.sinks.keys(d)) is not None), None
+                )
+                if not commands or not is_key(call, arg, keys):
                     return None
                 return Decision(f"the argument of {_written(call.func)}", function, call, here)
-            param = _parameter(target, call, arg)
+            param = parameter_of(target, call, arg)
             if param is not None:
                 uses = self.body(target).loads.get(param, [])
                 outer = _Back(function, call, back)
@@ -330,22 +338,6 @@ def _self_name(function: FunctionInfo) -> str:
         return ""
     params = [*node.params.posonly_params, *node.params.params]
     return params[0].name.value if params else ""
-
-
-def _parameter(target: FunctionInfo, call: cst.Call, arg: cst.Arg) -> str | None:
-    node = target.node
-    if not isinstance(node, cst.FunctionDef):
-        return None
-    if arg.keyword is not None:
-        return arg.keyword.value
-    if arg.star:
-        return None
-    positional = [*node.params.posonly_params, *node.params.params]
-    if target.cls is not None and isinstance(call.func, cst.Attribute):
-        positional = positional[1:]  # `self.helper(x)`: the first parameter is the instance
-    plain = [a for a in call.args if a.keyword is None]
-    index = next(i for i, a in enumerate(plain) if a is arg)
-    return positional[index].name.value if index < len(positional) else None
 
 
 def _binds_locally(body: Body, name: str) -> bool:

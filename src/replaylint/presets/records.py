@@ -12,14 +12,24 @@ paths carry `()`: `restate.Service().handler` is the `handler` method of a Servi
 
 from __future__ import annotations
 
-import re
 import sys
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from replaylint.core.docs import rules_dir
+from replaylint.presets import mechanisms
+from replaylint.presets.mechanisms import (
+    Hosted,
+    Keys,
+    Patterns,
+    RecordError,
+    Suspends,
+    known,
+    patterns,
+    strings,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -27,27 +37,7 @@ else:  # pragma: no cover - exercised on 3.10 only
     import tomli as tomllib
 
 VERSIONING_MODELS = ("patching", "pinned")
-_NEVER = re.compile(r"(?!)")
-
-
-class RecordError(ValueError):
-    """A framework record that is not well formed: one line naming the file and the key."""
-
-
-@dataclass(frozen=True)
-class Patterns:
-    """Alternatives matched against a whole resolved path; compiled on first use."""
-
-    sources: tuple[str, ...] = ()
-
-    @cached_property
-    def compiled(self) -> re.Pattern[str]:
-        if not self.sources:
-            return _NEVER
-        return re.compile("|".join(f"(?:{p})" for p in self.sources))
-
-    def matches(self, path: str) -> bool:
-        return bool(self.sources) and self.compiled.fullmatch(path) is not None
+__all__ = ["Patterns", "Preset", "RecordError", "presets"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +72,7 @@ class ReplayFacts:
     config_files: tuple[str, ...]  # a settings file beside the app that says which engine runs
     config_key: str  # ... its top-level key
     replayed_when: str  # ... and the value under which the workflows are replayed ("": always)
+    keys: tuple[Keys, ...] = ()  # the arguments of recorded calls their results are found by
 
 
 @dataclass(frozen=True)
@@ -94,6 +85,9 @@ class Preset:
     workflow_methods: Patterns  # its handler decorators: those methods run replayed
     workflow_functions: Patterns  # function decorators: the body is replayed
     workflow_registrars: Patterns  # calls whose function argument is replayed
+    workflow_bases: Patterns  # base classes marking a workflow class (`WorkflowEntrypoint`)
+    method_names: frozenset[str]  # methods of a workflow class replayed by name (`run`)
+    entry_calls: Patterns  # calls that mark the function making them an entry
     context_types: Patterns  # parameter annotations naming the run context
     context_param: int | None  # position of an unannotated context parameter
     context_type: str  # what that parameter is bound to
@@ -107,62 +101,44 @@ class Preset:
     replay: ReplayFacts
     remedies: dict[str, str]  # a rule's remedy key (its code, or a named case) -> the text
     fixes: tuple[dict[str, Any], ...] = field(default=())  # entries as rules/fixes.toml's
+    suspends: Suspends = Suspends()  # calls a run stops at, and what they make replayed
+    hosted: tuple[Hosted, ...] = ()  # callables the framework calls inside its workflows
+    # Paths under a key are the same objects as under its value: a renamed package's old path
+    # (`temporalio.contrib.openai_agents`), another package's engine vendored under this one.
+    aliases: tuple[tuple[str, str], ...] = ()
+    local_folders: bool = False  # a local folder of a package's name is the project's own
 
     def remedy(self, key: str) -> str | None:
         return self.remedies.get(key)
 
 
 _TOP_KEYS = {"title", "packages", "versioning", "safe", "entries", "recorded", "cheap"}
-_TOP_KEYS |= {"remedies", "fixes", "replay"}
+_TOP_KEYS |= {"remedies", "fixes", "replay", "suspends", "hosted", "aliases", "local-folders"}
 _REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
 _REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
-_REPLAY_KEYS |= {"replayed-when"}
+_REPLAY_KEYS |= {"replayed-when", "keys"}
 MODULE_STATES = ("shared", "per-run")
 _ENTRY_KEYS = {"classes", "methods", "functions", "registrars", "context-types"}
-_ENTRY_KEYS |= {"context-param", "context-type"}
+_ENTRY_KEYS |= {"context-param", "context-type", "bases", "method-names", "calls"}
 _RECORDED_KEYS = {"decorators", "registrars", "calls", "child-workflows", "inline-decorators"}
 _CHEAP_KEYS = {"import-needle", "needles", "names", "keywords", "registers"}
 
 
-def _table(where: str, data: dict[str, Any], key: str, known: set[str]) -> dict[str, Any]:
+def _table(where: str, data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
     table = data.get(key)
     if not isinstance(table, dict):
         raise RecordError(f"{where}: [{key}] is missing")
-    _known(f"{where} [{key}]", table, known)
+    known(f"{where} [{key}]", table, keys)
     return table
 
 
-def _known(where: str, table: dict[str, Any], known: set[str]) -> None:
-    unknown = sorted(set(table) - known)
-    if unknown:
-        raise RecordError(f"{where}: unknown key {unknown[0]!r}")
-
-
-def _strings(where: str, table: dict[str, Any], key: str) -> tuple[str, ...]:
-    value = table.get(key)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise RecordError(f"{where}: {key} must be a list of strings")
-    return tuple(value)
-
-
-def _patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
-    sources = _strings(where, table, key)
-    for source in sources:
-        try:
-            re.compile(source)
-        except re.error as error:
-            problem = f"{source!r} is no regular expression: {error}"
-            raise RecordError(f"{where}: {key}: {problem}") from None
-    return Patterns(sources)
-
-
-def _bytes_patterns(where: str, table: dict[str, Any], key: str) -> tuple[bytes, ...]:
-    return tuple(p.encode() for p in _patterns(where, table, key).sources)
+def _byte_patterns(where: str, table: dict[str, Any], key: str) -> tuple[bytes, ...]:
+    return tuple(p.encode() for p in patterns(where, table, key).sources)
 
 
 def build(name: str, data: dict[str, Any], where: str) -> Preset:
     """A Preset from one record's table; the first problem raises RecordError."""
-    _known(where, data, _TOP_KEYS)
+    known(where, data, _TOP_KEYS)
     entries = _table(where, data, "entries", _ENTRY_KEYS)
     recorded = _table(where, data, "recorded", _RECORDED_KEYS)
     cheap = _table(where, data, "cheap", _CHEAP_KEYS)
@@ -172,7 +148,7 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
     versioning = data.get("versioning")
     if versioning not in VERSIONING_MODELS:
         raise RecordError(f"{where}: versioning must be one of {', '.join(VERSIONING_MODELS)}")
-    packages = _strings(where, data, "packages")
+    packages = strings(where, data, "packages")
     if not packages or not isinstance(data.get("title"), str):
         raise RecordError(f"{where}: a record needs a title and at least one package")
     context_param = entries.get("context-param")
@@ -186,30 +162,45 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
         title=data["title"],
         packages=packages,
         versioning=versioning,
-        workflow_classes=_patterns(where, entries, "classes"),
-        workflow_methods=_patterns(where, entries, "methods"),
-        workflow_functions=_patterns(where, entries, "functions"),
-        workflow_registrars=_patterns(where, entries, "registrars"),
-        context_types=_patterns(where, entries, "context-types"),
+        workflow_classes=patterns(where, entries, "classes"),
+        workflow_methods=patterns(where, entries, "methods"),
+        workflow_functions=patterns(where, entries, "functions"),
+        workflow_registrars=patterns(where, entries, "registrars"),
+        workflow_bases=_optional(where, entries, "bases"),
+        method_names=frozenset(_optional_strings(where, entries, "method-names")),
+        entry_calls=_optional(where, entries, "calls"),
+        context_types=patterns(where, entries, "context-types"),
         context_param=context_param,
         context_type=str(entries.get("context-type", "")),
-        recorded_decorators=_patterns(where, recorded, "decorators"),
-        recorded_registrars=_patterns(where, recorded, "registrars"),
-        recorders=_patterns(where, recorded, "calls"),
-        inline_activities=_patterns(where, recorded, "inline-decorators"),
+        recorded_decorators=patterns(where, recorded, "decorators"),
+        recorded_registrars=patterns(where, recorded, "registrars"),
+        recorders=patterns(where, recorded, "calls"),
+        inline_activities=patterns(where, recorded, "inline-decorators"),
         child_workflows=bool(recorded.get("child-workflows", False)),
-        safe=frozenset(_strings(where, data, "safe")),
+        safe=frozenset(strings(where, data, "safe")),
         cheap=Cheap(
             import_needle=str(cheap.get("import-needle", "")),
-            needles=_bytes_patterns(where, cheap, "needles"),
-            names=_strings(where, cheap, "names"),
-            keywords=_strings(where, cheap, "keywords"),
-            registers=_bytes_patterns(where, cheap, "registers"),
+            needles=_byte_patterns(where, cheap, "needles"),
+            names=strings(where, cheap, "names"),
+            keywords=strings(where, cheap, "keywords"),
+            registers=_byte_patterns(where, cheap, "registers"),
         ),
         replay=_replay(where, data),
         remedies=dict(remedies),
         fixes=tuple(fixes),
+        suspends=mechanisms.suspends(where, data),
+        hosted=mechanisms.hosted(where, data),
+        aliases=mechanisms.aliases(where, data),
+        local_folders=bool(data.get("local-folders", False)),
     )
+
+
+def _optional_strings(where: str, table: dict[str, Any], key: str) -> tuple[str, ...]:
+    return strings(where, table, key) if key in table else ()
+
+
+def _optional(where: str, table: dict[str, Any], key: str) -> Patterns:
+    return patterns(where, table, key) if key in table else Patterns()
 
 
 def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
@@ -217,17 +208,15 @@ def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
     state = table.get("module-state", "shared")
     if state not in MODULE_STATES:
         raise RecordError(f"{where} [replay]: module-state must be one of shared, per-run")
-    files = _strings(where, table, "config-files") if "config-files" in table else ()
+    files = _optional_strings(where, table, "config-files")
 
     def optional(key: str) -> Patterns:
-        return _patterns(where, table, key) if key in table else Patterns()
+        return _optional(where, table, key)
 
     return ReplayFacts(
         commands=optional("commands"),
         loggers=optional("loggers"),
-        fixed_environment=frozenset(
-            _strings(where, table, "fixed-environment") if "fixed-environment" in table else ()
-        ),
+        fixed_environment=frozenset(_optional_strings(where, table, "fixed-environment")),
         module_state=state,
         shared_when_keyword=str(table.get("shared-when-keyword", "")),
         shared_when_runners=optional("shared-when-runners"),
@@ -235,6 +224,7 @@ def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
         config_files=files,
         config_key=str(table.get("config-key", "")),
         replayed_when=str(table.get("replayed-when", "")),
+        keys=mechanisms.keys(f"{where} [replay]", table),
     )
 
 
@@ -273,4 +263,6 @@ def inline_activity(path: str) -> bool:
 
 
 def preset_packages() -> dict[str, tuple[str, ...]]:
-    return {name: preset.packages for name, preset in presets().items()}
+    """The packages of each record that a local folder never stands in for (a record whose
+    package name is a common folder name, Cloudflare's `workers`, lets the project's own win)."""
+    return {name: p.packages for name, p in presets().items() if not p.local_folders}

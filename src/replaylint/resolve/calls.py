@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.catalog import CallArgs
 from replaylint.resolve.facts import Call, Reference
@@ -56,6 +57,10 @@ class Calls(Walker):
     # Implemented in expressions.py: reads of objects whose reading is unsafe (`os.environ`).
     _quiet: Callable[[cst.BaseExpression], Value]
     _read: Callable[[cst.CSTNode, Value], Value]
+    # Implemented in framework_calls.py.
+    _framework_call: Callable[
+        [cst.Call, str, Value | None, list[Value], Value, Preset | None], Value
+    ]
 
     def _call(self, node: cst.Call) -> Value:
         self._hand_over(node)  # containers.py: what each comprehension argument is handed to
@@ -63,7 +68,8 @@ class Calls(Walker):
         if early is not None:
             return early
         path = callee.path if isinstance(callee, Ext) else ""
-        recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
+        recorded_by = self.frameworks.recorder(path) if path else None
+        recorder = bool(path) and (path in self.catalog.recorders or recorded_by is not None)
         passive = self._passive(node, path, recorder)
         saved_recording = self.recording
         # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
@@ -71,6 +77,8 @@ class Calls(Walker):
         values, cargs = self._arguments(node, path, passive)
         self.recording = saved_recording
         value = self._apply(callee, node, values, cargs)
+        if path:  # framework_calls.py: suspends, hosted callables, what a recorder runs
+            value = self._framework_call(node, path, receiver, values, value, recorded_by)
         value = self._observed(node, receiver, values, value)  # containers.py: sets, facts
         # `getattr(os, "environ")` reads what it folds to (a helper's result is its own report).
         return self._read(node, value) if isinstance(callee, Ext) else value
@@ -178,15 +186,19 @@ class Calls(Walker):
         the function handed over becomes replayed code, or a recorded zone."""
         workflow = self.frameworks.workflow_registrar(path)
         recorded = None if workflow is not None else self.frameworks.recorded_registrar(path)
-        if workflow is None and recorded is None:
+        # `builder.add_node(review)`: replayed only if it reaches a suspending call.
+        conditional = self.frameworks.conditional_registrar(path)
+        if workflow is None and recorded is None and conditional is None:
             return False
         for arg in node.args:
             value = self._peek(arg.value)
             if isinstance(value, Func):
                 if workflow is not None:
                     self._entry(value.info, workflow.name)
-                else:
+                elif recorded is not None:
                     value.info.activity = "recorded"
+                elif conditional is not None and value.info.entry is None:
+                    value.info.suspending = conditional.name
         return True
 
     def _passed_on(self, expr: cst.BaseExpression, value: Value) -> None:

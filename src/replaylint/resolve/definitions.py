@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from replaylint.parse import pyast
+from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope
@@ -105,11 +106,7 @@ class Definitions(Walker):
             info.cls = self.cls
         info.activity = self.project.activity_kind(decorators)
         for path in decorators:
-            preset = self.frameworks.workflow_function(path)
-            if preset is not None:
-                self._entry(info, preset.name)
-            elif self.frameworks.recorded_decorator(path) is not None:
-                info.activity = "recorded"
+            self._decorated(info, path)
         if info.cls is not None and info.cls.workflow is not None:
             if self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
                 self._entry(info, info.cls.workflow)
@@ -122,10 +119,28 @@ class Definitions(Walker):
                     if preset is not None:
                         self._entry(info, preset.name)
                         break
-        info.exempt = self.exempt or info.activity is not None
+        # A recorded function its framework replays when it suspends (a LangGraph task that
+        # interrupts) is walked as replayed code: settling the project decides which it is.
+        info.exempt = self.exempt or (info.activity is not None and info.suspending is None)
         self.scope.names[node.name.value] = Func(info)
         governed = self.governed and not info.exempt
         self._defer((info, self.scope, params, governed))
+
+    def _decorated(self, info: FunctionInfo, path: str) -> None:
+        """What one decorator (its resolved path) makes of the function it decorates."""
+        preset = self.frameworks.workflow_function(path)
+        if preset is not None:
+            self._entry(info, preset.name)
+            return
+        recorded = self.frameworks.recorded_decorator(path)
+        if recorded is not None:
+            info.activity = "recorded"
+            if recorded.suspends.nested:
+                info.suspending = recorded.name
+            return
+        conditional = self.frameworks.conditional_function(path)
+        if conditional is not None and info.entry is None:
+            info.suspending = conditional.name
 
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)
@@ -157,8 +172,9 @@ class Definitions(Walker):
         if not self.project.replayed(framework, self.m):
             return  # run once by an engine that never replays (mcp-agent's asyncio)
         info.entry = framework
-        if framework not in self.m.frameworks:
-            self.m.frameworks.append(framework)
+        # The function's own module is the framework's (registered from another file or not).
+        if framework not in info.module.frameworks:
+            info.module.frameworks.append(framework)
 
     def _defer(self, entry: Pending) -> None:
         """A body to walk once the enclosing code has been (or when it is first called)."""
@@ -234,17 +250,19 @@ class Definitions(Walker):
         qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
         info = ClassInfo(node.name.value, qualname, self.m, node, decorators=tuple(decorators))
         for path in decorators:
-            preset = self.frameworks.workflow_class(path)
-            if preset is not None and self.project.replayed(preset.name, self.m):
-                info.workflow = preset.name
-                if preset.name not in self.m.frameworks:
-                    self.m.frameworks.append(preset.name)
+            self._workflow_class(info, self.frameworks.workflow_class(path))
         for arg in node.bases:
             base = self.eval(arg.value)
             if isinstance(base, Class):
                 info.local_bases.append(base.info)
+                inherited = self.frameworks.get(base.info.workflow or "")
+                if inherited is not None and inherited.workflow_bases.sources:
+                    # A framework that knows its workflows by their base class knows them
+                    # through a local class in between as well.
+                    self._workflow_class(info, inherited)
             elif isinstance(base, Ext):
                 info.external_bases.append(base.path)
+                self._workflow_class(info, self.frameworks.workflow_base(base.path))
         for arg in node.keywords:
             self.eval(arg.value)
         self.m.classes.append(info)
@@ -259,6 +277,13 @@ class Definitions(Walker):
         for method in methods:
             self._defer(method)
         self.scope.names[node.name.value] = Class(info)
+
+    def _workflow_class(self, info: ClassInfo, preset: Preset | None) -> None:
+        replayed = preset is not None and self.project.replayed(preset.name, self.m)
+        if preset is not None and info.workflow is None and replayed:
+            info.workflow = preset.name
+            if preset.name not in self.m.frameworks:
+                self.m.frameworks.append(preset.name)
 
     def annotation_value(self, node: cst.BaseExpression) -> Value:
         """An instance of a provider client when the annotation names one (`client: OpenAI`,
