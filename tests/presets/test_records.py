@@ -117,7 +117,7 @@ keywords = []
 registers = []
 
 [replay]
-loggers = ['acme_flows\.log']
+loggers = ['acme_flows\\.log']
 
 [remedies]
 """ + "".join(f'"{code.value}" = "acme: {code.value}"\n' for code in FRAMEWORK_REMEDIES)

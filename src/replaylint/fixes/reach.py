@@ -17,8 +17,7 @@ from replaylint.presets.records import presets
 def _activity_decorators() -> frozenset[str]:
     from replaylint.resolve.catalog import default_catalog
 
-    catalog = default_catalog()
-    return frozenset(catalog.recorded_activities | catalog.inline_activities)
+    return frozenset(default_catalog().recorded_activities)
 
 
 def _is_activity(function: cst.FunctionDef, names: Names) -> bool:
@@ -30,7 +29,8 @@ def _is_activity(function: cst.FunctionDef, names: Names) -> bool:
             expression = expression.func
         for name in names.names_of(expression):
             if name in known or any(
-                preset.recorded_decorators.matches(name) for preset in presets().values()
+                preset.recorded_decorators.matches(name) or preset.inline_activities.matches(name)
+                for preset in presets().values()
             ):
                 return True
     return False

@@ -178,5 +178,17 @@ class Frameworks:
                 return True
         return False
 
+    def integration_runs(self, module: str, qualname: str) -> bool:
+        """Is `qualname` of `module` (the integration's own source) a durable runner that a
+        record's integration names (`dbos_openai_agents.DBOSRunner` for `DBOSRunner.run` in
+        `dbos_openai_agents.runner`)? Every record's, whichever frameworks a run enables."""
+        top, owner = module.split(".")[0], qualname.split(".")[0]
+        return any(
+            runner.split(".")[0] == top and runner.rsplit(".", 1)[-1] == owner
+            for preset in presets().values()
+            for integration in preset.integrations
+            for runner in integration.runs
+        )
+
     def is_framework_path(self, path: str) -> bool:
         return any(path == root or path.startswith(root + ".") for root in self._roots)

@@ -76,6 +76,21 @@ class ReplayFacts:
 
 
 @dataclass(frozen=True)
+class Integration:
+    """A durable integration of an agent SDK that records its model and tool calls: `runs`
+    names the runners (classes or functions) whose calls record them; else an agent or runner
+    built by one of `clients`/`factories` with `keyword` holding an instance of one of `holds`
+    (the last part of its name) is recorded (`Agent(m, capabilities=[TemporalDurability()])`)."""
+
+    what: str
+    runs: tuple[str, ...] = ()
+    clients: tuple[str, ...] = ()
+    factories: tuple[str, ...] = ()
+    keyword: str = ""
+    holds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Preset:
     name: str
     title: str
@@ -107,13 +122,16 @@ class Preset:
     # (`temporalio.contrib.openai_agents`), another package's engine vendored under this one.
     aliases: tuple[tuple[str, str], ...] = ()
     local_folders: bool = False  # a local folder of a package's name is the project's own
+    integrations: tuple[Integration, ...] = ()
 
     def remedy(self, key: str) -> str | None:
         return self.remedies.get(key)
 
 
 _TOP_KEYS = {"title", "packages", "versioning", "safe", "entries", "recorded", "cheap"}
-_TOP_KEYS |= {"remedies", "fixes", "replay", "suspends", "hosted", "aliases", "local-folders"}
+_TOP_KEYS |= {"remedies", "fixes", "replay", "integrations", "suspends", "hosted"}
+_TOP_KEYS |= {"aliases", "local-folders"}
+_INTEGRATION_KEYS = {"what", "source", "runs", "clients", "factories", "keyword", "holds"}
 _REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
 _REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
 _REPLAY_KEYS |= {"replayed-when", "keys"}
@@ -192,6 +210,39 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
         hosted=mechanisms.hosted(where, data),
         aliases=mechanisms.aliases(where, data),
         local_folders=bool(data.get("local-folders", False)),
+        integrations=_integrations(where, data),
+    )
+
+
+def _integrations(where: str, data: dict[str, Any]) -> tuple[Integration, ...]:
+    tables = data.get("integrations", [])
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise RecordError(f"{where}: [[integrations]] must be an array of tables")
+    return tuple(
+        _integration(f"{where} [[integrations]] {t.get('what', '?')!r}", t) for t in tables
+    )
+
+
+def _integration(where: str, table: dict[str, Any]) -> Integration:
+    known(where, table, _INTEGRATION_KEYS)
+    if not isinstance(table.get("what"), str) or not isinstance(table.get("source"), str):
+        raise RecordError(f"{where}: an integration says what it is and where its package shows it")
+    lists = {
+        key: _optional_strings(where, table, key)
+        for key in ("runs", "clients", "factories", "holds")
+    }
+    built = lists["clients"] or lists["factories"]
+    if bool(lists["runs"]) == bool(built) or bool(built) != bool(lists["holds"]):
+        raise RecordError(
+            f"{where}: give `runs`, or `clients`/`factories` with `keyword` and `holds`"
+        )
+    return Integration(
+        what=table["what"],
+        runs=lists["runs"],
+        clients=lists["clients"],
+        factories=lists["factories"],
+        keyword=str(table.get("keyword", "")),
+        holds=lists["holds"],
     )
 
 

@@ -18,7 +18,6 @@ from replaylint.project.settings_files import own_table, parse_toml, read_table
 from replaylint.project.validate import ConfigError, Validator
 
 
-
 @dataclass(frozen=True)
 class Config:
     select: tuple[str, ...] = ()

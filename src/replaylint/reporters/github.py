@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from replaylint.core.codes import WARNING_CODES, Code
+from replaylint.core.codes import WARNING_CODES
 from replaylint.reporters.errors import tool_error
 from replaylint.reporters.text import chain_line
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from replaylint.core.codes import RULES, Code
+from replaylint.core.codes import RULES
 from replaylint.reporters.errors import tool_error
 from replaylint.reporters.roots import fingerprints
 from replaylint.reporters.text import chain_line

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from replaylint.core.docs import rules_dir
+from replaylint.presets.records import Integration, presets
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,10 +39,9 @@ class ClientGroup:
     returns_self: frozenset[str] = frozenset()
     # Attributes that hold another instance of the same class: `path.parent` is a Path too.
     self_attributes: frozenset[str] = frozenset()
-    # A client built with `keyword` holding an instance of one of `classes` (the last part of
-    # its name) is recorded by its framework: `Agent(m, capabilities=[TemporalDurability()])`.
-    durable_keyword: str = ""
-    durable_classes: frozenset[str] = frozenset()
+    # A client built with a keyword holding an instance of one of the classes (the last part of
+    # their names) is recorded by its framework: `Agent(m, capabilities=[TemporalDurability()])`.
+    durable: tuple[Durable, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,10 +49,21 @@ class Factory:
     argument: str | None
     kinds: dict[str, str]
     default: str
-    # As for a client: built with `keyword` holding one of `classes`, what it builds is
-    # recorded by a durable integration (`create_agent(m, middleware=[RestateMiddleware()])`).
-    durable_keyword: str = ""
-    durable_classes: frozenset[str] = frozenset()
+    # As for a client: what it builds with such a keyword is recorded by a durable integration
+    # (`create_agent(m, middleware=[RestateMiddleware()])`).
+    durable: tuple[Durable, ...] = ()
+
+
+Durable = tuple[str, frozenset[str]]  # (keyword, the classes one of whose instances it holds)
+# What building a durable agent or app gives: no client, and durable wherever it is handed on
+# (`Runner(app=App(..., plugins=[RestatePlugin()]))`). Never a name a catalog entry has.
+DURABLE = "<durable>"
+
+
+def _durable_when(table: dict[str, Any]) -> tuple[Durable, ...]:
+    found = table.get("durable-when", [])
+    items = found if isinstance(found, list) else [found]
+    return tuple((item["keyword"], frozenset(item["holds"])) for item in items)
 
 
 # Names under a restricted module that are exceptions or constants, not operations.
@@ -101,26 +112,40 @@ class Catalog:
                 returns=dict(table.get("returns", {})),
                 returns_self=frozenset(table.get("returns-self", [])),
                 self_attributes=frozenset(table.get("self-attributes", [])),
-                durable_keyword=table.get("durable-when", {}).get("keyword", ""),
-                durable_classes=frozenset(table.get("durable-when", {}).get("holds", [])),
+                durable=_durable_when(table),
             )
             for cls in table["classes"]:
                 self.clients[cls] = group
                 module, _, last = cls.rpartition(".")
                 self._short_class.setdefault((module, last), cls)
         for table in data.get("factory", []):
-            durable = table.get("durable-when", {})
             self.factories[table["name"]] = Factory(
                 table.get("argument"),
                 dict(table.get("kinds", {})),
                 table["default"],
-                durable.get("keyword", ""),
-                frozenset(durable.get("holds", ())),
+                _durable_when(table),
             )
         self.recorders.update(data.get("recorders", {}).get("names", []))
         activities = data.get("activities", {})
         self.recorded_activities.update(activities.get("recorded", []))
         self._parents = self._all_parents()
+
+    def add_durable(self, integration: Integration) -> None:
+        """Agents and runners that `integration` makes durable, built with its keyword holding
+        one of its classes; a client or factory it names that the catalog lacks is refused."""
+        if not integration.keyword:
+            return  # a runner (`runs`): its own calls record, nothing to add to a client
+        condition = (integration.keyword, frozenset(integration.holds))
+        for name in integration.clients:
+            group = self.clients.get(name)
+            if group is None:
+                raise ValueError(f"integration {integration.what!r}: no client {name!r}")
+            self.clients[name] = replace(group, durable=(*group.durable, condition))
+        for name in integration.factories:
+            factory = self.factories.get(name)
+            if factory is None:
+                raise ValueError(f"integration {integration.what!r}: no factory {name!r}")
+            self.factories[name] = replace(factory, durable=(*factory.durable, condition))
 
     def logs(self, path: str) -> bool:
         """Does a call of `path` only write a log line?"""
@@ -227,10 +252,8 @@ class Catalog:
             return entry, built
         factory = self.factories.get(path)
         if factory is not None:
-            if factory.durable_keyword and args.holds(
-                factory.durable_keyword, factory.durable_classes
-            ):
-                return None, None  # a durable agent: its model calls are journaled
+            if _built_durable(factory.durable, args):
+                return None, DURABLE + "()"  # a durable agent: its model calls are journaled
             kind = args.string_arg(factory.argument)
             return None, factory.kinds.get(kind or "", factory.default) + "()"
         paren = path.rfind("()")
@@ -252,8 +275,8 @@ class Catalog:
         cls = self.client_class(path)
         if cls is not None:
             group = self.clients[cls]
-            if group.durable_keyword and args.holds(group.durable_keyword, group.durable_classes):
-                return None, None  # a durable agent: its runs are its framework's activities
+            if _built_durable(group.durable, args):
+                return None, DURABLE + "()"  # a durable agent: its runs are its framework's
             return None, cls + "()"
         entry = self._module_entry(path)
         if entry is not None:
@@ -298,6 +321,14 @@ class Catalog:
         return self._module_entry(path)
 
 
+def _built_durable(conditions: tuple[Durable, ...], args: CallArgs) -> bool:
+    """Built with a durable integration: a keyword holds one of its classes, or another
+    durable object (an app built with a durable plugin, handed to the runner)."""
+    return bool(conditions) and (
+        any(args.holds(keyword, classes) for keyword, classes in conditions) or args.holds_durable()
+    )
+
+
 class CallArgs:
     """The facts about a call's arguments that catalog entries depend on."""
 
@@ -320,6 +351,9 @@ class CallArgs:
         """Does `keyword` hold an instance of a class whose name ends in one of `classes`?"""
         return any(path.rsplit(".", 1)[-1] in classes for path in self.instances.get(keyword, ()))
 
+    def holds_durable(self) -> bool:
+        return any(DURABLE in held for held in self.instances.values())
+
     def string_arg(self, keyword: str | None) -> str | None:
         if "0" in self.strings:
             return self.strings["0"]
@@ -328,5 +362,11 @@ class CallArgs:
 
 @lru_cache(maxsize=1)
 def default_catalog() -> Catalog:
+    """rules/catalog.toml, with each framework record's durable integrations added to the
+    clients and factories they make durable."""
     with open(rules_dir() / "catalog.toml", "rb") as handle:
-        return Catalog(tomllib.load(handle))
+        catalog = Catalog(tomllib.load(handle))
+    for preset in presets().values():
+        for integration in preset.integrations:
+            catalog.add_durable(integration)
+    return catalog

@@ -105,6 +105,10 @@ class Definitions(Walker):
         if self.scope.is_class:
             info.cls = self.cls
         info.activity = self.project.activity_kind(decorators)
+        if self.frameworks.integration_runs(self.m.name, info.qualname):
+            # A durable integration's own runner (its package, or a checkout of it): its calls
+            # of the agent SDK are what it records, not a model call of the workflow.
+            info.activity = "recorded"
         for path in decorators:
             self._decorated(info, path)
         if info.cls is not None and info.cls.workflow is not None:

@@ -6,7 +6,7 @@ import libcst as cst
 
 from replaylint.resolve import folds
 from replaylint.resolve.facts import Reference
-from replaylint.resolve.model import Class, Func, FunctionInfo, LocalModule, Obj, Super
+from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, LocalModule, Obj, Super
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.statements import loop_element
 from replaylint.resolve.values import (
@@ -114,7 +114,26 @@ class Expressions(Walker):
             found = value.info.lookup(name, instance=isinstance(value, Obj))
             if isinstance(found, Func):
                 return Func(found.info, bound=isinstance(value, Obj))
+            if found is None and isinstance(value, Class):
+                return self._inherited(value.info, name)
             return found if found is not None else UNKNOWN
+        return UNKNOWN
+
+    def _inherited(self, info: ClassInfo, name: str) -> Value:
+        """`LoggingRunner.run` of `class LoggingRunner(agents.Runner)`: a class attribute the
+        local class leaves to an outside base, when the catalog says what that one does."""
+        seen: set[int] = set()
+        stack = [info]
+        while stack:
+            current = stack.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            for external in current.external_bases:
+                candidate = f"{external}.{name}"
+                if candidate in self.catalog.calls:
+                    return Ext(candidate)
+            stack.extend(current.local_bases)
         return UNKNOWN
 
     def _await(self, node: cst.Await) -> Value:
