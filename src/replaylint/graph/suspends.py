@@ -77,9 +77,7 @@ def _points(
     return points
 
 
-def after_last_suspend(
-    function: FunctionInfo, points: list[cst.CSTNode | None]
-) -> frozenset[int]:
+def after_last_suspend(function: FunctionInfo, points: list[cst.CSTNode | None]) -> frozenset[int]:
     """ids of the statements that run only after the last of `points` (statements in source
     order): later in the body, and in no loop around a suspending statement, whose next turn
     would suspend again."""

@@ -24,9 +24,7 @@ def _nothing(node: cst.CSTNode) -> None:
     return None
 
 
-class Evaluator(
-    Statements, Expressions, Calls, FrameworkCalls, Definitions, Imports, Containers
-):
+class Evaluator(Statements, Expressions, Calls, FrameworkCalls, Definitions, Imports, Containers):
     def __init__(
         self, project: ModuleSource, module: ModuleInfo, catalog: Catalog, sink: FactSink
     ) -> None:
