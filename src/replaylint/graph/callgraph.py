@@ -85,7 +85,11 @@ class UnsafeHelpers:
     def _blocked(self, info: FunctionInfo) -> bool:
         # A recorded activity is served from history on replay, so whatever it does is fine;
         # names declared safe in the configuration stop propagation the same way.
-        if info.activity == "recorded" or (info.entry is not None and info.entry in self._children):
+        if (
+            info.activity == "recorded"
+            or info.unit
+            or (info.entry is not None and info.entry in self._children)
+        ):
             return True
         return bool(self._safe) and f"{info.module.name}.{info.qualname}" in self._safe
 

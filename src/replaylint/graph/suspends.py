@@ -30,6 +30,7 @@ def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[Functi
         if preset is None or name not in reach.get(id(function), ()):
             continue  # never stops the run: it runs once (a node), or is recorded (a leaf)
         function.entry = name
+        function.unit = function.activity is not None
         function.activity = None  # a recorded task that suspends is replayed instead
         if name not in function.module.frameworks:
             function.module.frameworks.append(name)

@@ -58,6 +58,7 @@ class Calls(Walker):
     _quiet: Callable[[cst.BaseExpression], Value]
     _read: Callable[[cst.CSTNode, Value], Value]
     # Implemented in framework_calls.py.
+    _register: Callable[[str, cst.Call], bool]
     _framework_call: Callable[
         [cst.Call, str, Value | None, list[Value], Value, Preset | None], Value
     ]
@@ -125,6 +126,9 @@ class Calls(Walker):
         return (
             recorder
             or registrar
+            # Callables handed to an agent or graph: the framework calls them where it runs
+            # them (framework_calls.py), not where they are handed over.
+            or (bool(path) and bool(self.frameworks.hosted(path)))
             or (
                 isinstance(func, cst.Name)
                 and func.value in _NON_CALLING
@@ -180,26 +184,6 @@ class Calls(Walker):
                 edge.call = f"{_declared_field(self.statement) or 'field'} default"
         self.func = outer
         return value
-
-    def _register(self, path: str, node: cst.Call) -> bool:
-        """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
-        the function handed over becomes replayed code, or a recorded zone."""
-        workflow = self.frameworks.workflow_registrar(path)
-        recorded = None if workflow is not None else self.frameworks.recorded_registrar(path)
-        # `builder.add_node(review)`: replayed only if it reaches a suspending call.
-        conditional = self.frameworks.conditional_registrar(path)
-        if workflow is None and recorded is None and conditional is None:
-            return False
-        for arg in node.args:
-            value = self._peek(arg.value)
-            if isinstance(value, Func):
-                if workflow is not None:
-                    self._entry(value.info, workflow.name)
-                elif recorded is not None:
-                    value.info.activity = "recorded"
-                elif conditional is not None and value.info.entry is None:
-                    value.info.suspending = conditional.name
-        return True
 
     def _passed_on(self, expr: cst.BaseExpression, value: Value) -> None:
         """An unsafe callable handed to other code (`partial(time.time)`, `map(random.random, xs)`)."""

@@ -221,8 +221,10 @@ class Definitions(Walker):
             if first and "staticmethod" not in names:
                 cls_value: Value = Class(info.cls) if "classmethod" in names else Obj(info.cls)
                 body_scope.names[first[0].name.value] = cls_value
-        if info.entry is not None and isinstance(node, (cst.FunctionDef, cst.Lambda)):
-            self._bind_context(info, node.params, body_scope)
+        # A function replayed only if it suspends needs its context bound to be known to.
+        framework = info.entry or info.suspending
+        if framework is not None and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            self._bind_context(framework, info, node.params, body_scope)
         self.scope = self.fscope = body_scope
         self.func, self.governed, self.exempt = info, governed, info.exempt
         self.cls = None
@@ -236,9 +238,11 @@ class Definitions(Walker):
             self._suite(node.body)
         self._restore_state(saved)
 
-    def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
+    def _bind_context(
+        self, framework: str, info: FunctionInfo, params: cst.Parameters, scope: Scope
+    ) -> None:
         """An unannotated run-context parameter of a framework entry is that framework's context."""
-        preset = self.frameworks.get(info.entry or "")
+        preset = self.frameworks.get(framework)
         if preset is None or preset.context_param is None:
             return
         positional = [*params.posonly_params, *params.params]

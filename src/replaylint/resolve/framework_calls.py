@@ -38,10 +38,34 @@ class FrameworkCalls(Walker):
             # `ctx.run(child)`: recorded, unless the child itself suspends (settled later).
             for given in values:
                 if isinstance(given, Func) and given.info.entry is None:
-                    given.info.suspending = recorded_by.name
+                    child = given.info
+                    if child.suspending is None and id(child) in self.walked:
+                        # Its body was walked before this call: once more, with its context.
+                        self.walk_again |= child.module is self.m
+                    child.suspending = recorded_by.name
         for preset, rule in self.frameworks.hosted(path):
             value = self._hosted(node, path, preset, rule, receiver, values, value)
         return value
+
+    def _register(self, path: str, node: cst.Call) -> bool:
+        """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
+        the function handed over becomes replayed code, or a recorded zone."""
+        workflow = self.frameworks.workflow_registrar(path)
+        recorded = None if workflow is not None else self.frameworks.recorded_registrar(path)
+        # `builder.add_node(review)`: replayed only if it reaches a suspending call.
+        conditional = self.frameworks.conditional_registrar(path)
+        if workflow is None and recorded is None and conditional is None:
+            return False
+        for arg in node.args:
+            value = self._peek(arg.value)
+            if isinstance(value, Func):
+                if workflow is not None:
+                    self._entry(value.info, workflow.name)
+                elif recorded is not None:
+                    value.info.activity = "recorded"
+                elif conditional is not None and value.info.entry is None:
+                    value.info.suspending = conditional.name
+        return True
 
     def _hosted(
         self,
@@ -80,9 +104,8 @@ class FrameworkCalls(Walker):
             for info in held:
                 if info.entry is None:
                     self._entry(info, preset.name)
-                    if not info.exempt:
-                        info.activity = None  # a recorded task placed in the workflow
-                        info.suspending = None
+                    if not info.exempt and info.activity is not None:
+                        info.unit, info.activity = True, None  # a task placed in the workflow
         return value
 
 

@@ -81,6 +81,9 @@ class FunctionInfo:
     suspends: list[tuple[cst.CSTNode, cst.CSTNode | None, str]] = field(default_factory=list)
     # ids of its statements after the last suspending call of a prefix entry: run once.
     dropped: frozenset[int] = frozenset()
+    # A recorded unit its framework replays on its own (a task that suspends, a task placed in
+    # the workflow): its lines are reported where they are, a call of it is no helper call.
+    unit: bool = False
 
     def replays(self, statement: cst.CSTNode | None) -> bool:
         """Is the statement (a hit's or a call's innermost one) in the replayed part?"""
