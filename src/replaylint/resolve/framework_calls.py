@@ -8,7 +8,7 @@ import libcst as cst
 from replaylint.presets.mechanisms import Hosted
 from replaylint.presets.records import Preset
 from replaylint.resolve import folds
-from replaylint.resolve.model import Func, FunctionInfo, Holding
+from replaylint.resolve.model import ClassInfo, Func, FunctionInfo, Holding, Obj
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Mapping, Seq, Value
 from replaylint.resolve.walker import Walker
 
@@ -133,12 +133,23 @@ def _callables(value: Value, depth: int = 0) -> list[FunctionInfo]:
         return [value.info]
     if isinstance(value, Holding):
         return list(value.held)
+    if isinstance(value, Obj):  # a hooks object: the framework calls its methods
+        return _methods(value.info)
     items: tuple[Value, ...] = ()
     if isinstance(value, Seq):
         items = value.items
     elif isinstance(value, Mapping):
         items = tuple(value.items.values())
     return [info for item in items for info in _callables(item, depth + 1)]
+
+
+def _methods(info: ClassInfo) -> list[FunctionInfo]:
+    found: list[FunctionInfo] = []
+    for cls in [info, *info.local_bases]:
+        for name, value in cls.attrs.items():
+            if isinstance(value, Func) and not name.startswith("__"):
+                found.append(value.info)
+    return found
 
 
 def _holds(node: cst.Call, values: list[Value], when: tuple[str, str], info: FunctionInfo) -> bool:
