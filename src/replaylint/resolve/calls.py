@@ -11,6 +11,7 @@ from replaylint.resolve import folds
 from replaylint.resolve.catalog import CallArgs
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
+from replaylint.resolve.parameters import only_looked_at
 from replaylint.resolve.values import (
     UNKNOWN,
     Const,
@@ -75,7 +76,7 @@ class Calls(Walker):
         saved_recording = self.recording
         # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
         self.recording = recorder or (saved_recording and path in _WRAPPERS)
-        values, cargs = self._arguments(node, path, passive)
+        values, cargs = self._arguments(node, path, passive, callee)
         self.recording = saved_recording
         value = self._apply(callee, node, values, cargs)
         if path:  # framework_calls.py: suspends, hosted callables, what a recorder runs
@@ -137,7 +138,9 @@ class Calls(Walker):
             or (self.recording and path in _WRAPPERS)
         )
 
-    def _arguments(self, node: cst.Call, path: str, passive: bool) -> tuple[list[Value], CallArgs]:
+    def _arguments(
+        self, node: cst.Call, path: str, passive: bool, callee: Value = UNKNOWN
+    ) -> tuple[list[Value], CallArgs]:
         """Each argument's value, in order, and what the catalog asks of them: how many are
         not None, the strings by position or keyword, a leading zero, the classes held."""
         values: list[Value] = []
@@ -152,7 +155,14 @@ class Calls(Walker):
                 value = self._default_factory(arg)
             else:
                 value = self.eval(arg.value)
-                if not passive:
+                # A function handed to a helper that only looks at it (`name_of(self.step)`)
+                # is not run by the call.
+                looked_at = (
+                    isinstance(value, Func)
+                    and isinstance(callee, Func)
+                    and only_looked_at(callee, node, arg, position)
+                )
+                if not passive and not looked_at:
                     self._passed_on(arg.value, value)
             values.append(value)
             if not (isinstance(value, Const) and value.value is None):
