@@ -58,7 +58,22 @@ class Definitions(Walker):
                 paths.extend(f"{value.path}({flag})" for flag in flags)
             else:
                 paths.append(folds.dotted(expr.func if isinstance(expr, cst.Call) else expr) or "")
+                made = self._wrapped(value)
+                if made:
+                    paths.append(made)
         return paths
+
+    def _wrapped(self, value: Value) -> str:
+        """What a project's own decorator builds, when it returns a framework's object:
+        `def django_db_flow(fn): return Flow(fn=...)` makes `@django_db_flow` a `prefect.Flow`."""
+        if not isinstance(value, Func):
+            return ""
+        self._walk_nested_now(value.info)
+        made = value.info.returns
+        if isinstance(made, Ext) and made.path.endswith("()"):
+            path = made.path[:-2]
+            return path if self.frameworks.is_framework_path(path) else ""
+        return ""
 
     def _params(self, params: cst.Parameters) -> dict[str, Value]:
         values: dict[str, Value] = {}
