@@ -21,23 +21,35 @@ def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[Functi
     suspending calls (directly or through what they call); the ones made, in module order."""
     functions = [f for module in modules for f in module.functions]
     reach = _reaching(functions)
-    made = []
+    made = [f for f in functions if _promote(f, frameworks, reach)]
     for function in functions:
-        name = function.suspending
-        if name is None or function.entry is not None or function.exempt:
-            continue
-        preset = frameworks.get(name)
-        if preset is None or name not in reach.get(id(function), ()):
-            continue  # never stops the run: it runs once (a node), or is recorded (a leaf)
-        function.entry = name
-        function.unit = function.activity is not None
-        function.activity = None  # a recorded task that suspends is replayed instead
-        if name not in function.module.frameworks:
-            function.module.frameworks.append(name)
-        if preset.suspends.prefix:
-            function.dropped = after_last_suspend(function, _points(function, name, reach))
-        made.append(function)
+        # A helper that suspends (`ask_human` calling interrupt()) runs what follows its last
+        # suspend once too, whichever node calls it.
+        if function.entry is None and not function.dropped:
+            for name in reach.get(id(function), ()):
+                preset = frameworks.get(name)
+                if preset is not None and preset.suspends.prefix:
+                    points = _points(function, name, reach)
+                    function.dropped = after_last_suspend(function, points)
     return made
+
+
+def _promote(function: FunctionInfo, frameworks: Frameworks, reach: dict[int, set[str]]) -> bool:
+    """Make `function` an entry when its framework replays it because it suspends."""
+    name = function.suspending
+    if name is None or function.entry is not None or function.exempt:
+        return False
+    preset = frameworks.get(name)
+    if preset is None or name not in reach.get(id(function), ()):
+        return False  # never stops the run: it runs once (a node), or is recorded (a leaf)
+    function.entry = name
+    function.unit = function.activity is not None
+    function.activity = None  # a recorded task that suspends is replayed instead
+    if name not in function.module.frameworks:
+        function.module.frameworks.append(name)
+    if preset.suspends.prefix:
+        function.dropped = after_last_suspend(function, _points(function, name, reach))
+    return True
 
 
 def _reaching(functions: list[FunctionInfo]) -> dict[int, set[str]]:

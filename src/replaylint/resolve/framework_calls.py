@@ -34,6 +34,12 @@ class FrameworkCalls(Walker):
         if marks is not None and inside and self.func.entry is None:
             # `DurableAIAgentOrchestrationContext(ctx)`: the function wraps its run context.
             self._entry(self.func, marks.name)
+        registered = self.frameworks.conditional_registrar(path)
+        if registered is not None:
+            # `builder.add_node("review", lambda state: review(state, rules))` too.
+            for given in values:
+                if isinstance(given, Func) and given.info.entry is None:
+                    given.info.suspending = registered.name
         if recorded_by is not None and recorded_by.suspends.nested:
             # `ctx.run(child)`: recorded, unless the child itself suspends (settled later).
             for given in values:

@@ -58,6 +58,17 @@ def escalate(ticket: Ticket) -> dict:
     return {"verdict": "ok", "closed": time.time()}
 
 
+def confirm(question: str, asked_at: float) -> str:
+    answer = interrupt({"question": question, "asked_at": asked_at})
+    time.sleep(0.5)  # after the helper's own interrupt: once
+    return answer
+
+
+def tag(ticket: Ticket, label: str) -> dict:
+    asked_at = time.time()  # expect: ADK-W003
+    return {"verdict": confirm(f"tag {label}?", asked_at)}
+
+
 def route(ticket: Ticket) -> str:
     # A router runs after its node has finished: not replayed.
     return "ask_reviewer" if random.random() < 0.5 else "two_rounds"
@@ -69,6 +80,7 @@ builder.add_node(ask_reviewer)
 builder.add_node("two_rounds", two_rounds)
 builder.add_node("until_valid", until_valid)
 builder.add_node("escalate", escalate)
+builder.add_node("tag", lambda ticket: tag(ticket, "vip"))  # expect: ADK-W005
 builder.add_edge(START, "classify")
 builder.add_conditional_edges("classify", route)
 builder.add_edge("ask_reviewer", "until_valid")
