@@ -37,9 +37,9 @@ class FrameworkCalls(Walker):
         registered = self.frameworks.conditional_registrar(path)
         if registered is not None:
             # `builder.add_node("review", lambda state: review(state, rules))` too.
-            for given in values:
-                if isinstance(given, Func) and given.info.entry is None:
-                    given.info.suspending = registered.name
+            for info in (i for given in values for i in _callables(given)):
+                if info.entry is None:
+                    info.suspending = registered.name
         if recorded_by is not None and recorded_by.suspends.nested:
             # `ctx.run(child)`: recorded, unless the child itself suspends (settled later).
             for given in values:
