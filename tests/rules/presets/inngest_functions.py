@@ -32,6 +32,9 @@ async def send_invoice(ctx: inngest.Context) -> dict:
         return {"duplicate": True}
     SEEN.add(invoice["id"])  # expect: ADK-W011
     ctx.logger.info("region %s", os.environ.get("REGION"))  # a log line only: fine
+    # Given to a step memoized by its id, the value decides nothing; as the id, it does.
+    await ctx.step.run("archive", invoice_pdf, os.environ.get("ARCHIVE_ID", "none"))
+    await ctx.step.run(os.environ.get("STEP_NAME", "notify"), invoice_pdf, "n")  # expect: ADK-W007
     return {"pdf": len(pdf), "preview": len(preview)}
 
 

@@ -34,6 +34,7 @@ def confirm(order: dict) -> bool:
 def place(order: dict, *, previous: dict | None = None) -> dict:
     number = order_number()  # expect: ADK-W005
     reservation = reserve(order["items"]).result()
+    reserve([os.environ.get("SPARE", "none")])  # a task is found by its position: fine
     if os.environ.get("SKIP_CONFIRM"):  # expect: ADK-W007
         return {"number": number}
     confirmed = confirm({"number": number, **reservation}).result()
