@@ -3,6 +3,8 @@ where its conditions hold: the finding is fixed by that entry, and the result co
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from replaylint.api import guard_source
@@ -11,30 +13,12 @@ from replaylint.fixes import fix_for, fix_source
 from replaylint.fixes.data import ANY, Template, default_data
 from replaylint.project.config import Config
 
-# Where a framework's workflow code runs: imports, then the function holding `{statement}`.
+# Where a framework's workflow code runs: its imports, then the function holding `{statement}`
+# (`{kind}` is "async " for a coroutine), one file per framework with fixes.
+HARNESSES = Path(__file__).parent / "harnesses"
 HARNESS = {
-    "temporal": (
-        "from temporalio import workflow\n\n\n@workflow.defn\nclass Flow:\n"
-        "    @workflow.run\n    {kind}def run(self) -> None:\n        {statement}\n"
-    ),
-    "restate": (
-        'import restate\n\nservice = restate.Service("s")\n\n\n@service.handler()\n'
-        "{kind}def handle(ctx: restate.Context, name: str) -> None:\n    {statement}\n"
-    ),
-    "dbos": (
-        "from dbos import DBOS\n\n\n@DBOS.workflow()\n"
-        "{kind}def flow(order: str) -> None:\n    {statement}\n"
-    ),
-    "azure": (
-        "import azure.durable_functions as df\n\napp = df.DFApp()\n\n\n"
-        '@app.orchestration_trigger(context_name="context")\n'
-        "{kind}def orchestrator(context: df.DurableOrchestrationContext):\n"
-        "    {statement}\n    yield None\n"
-    ),
-    "runtime": (
-        "from replaylint.workflows import RunContext\n\n__adk_workflow__ = True\n\n\n"
-        "{kind}def run(ctx: RunContext, order: dict) -> None:\n    {statement}\n"
-    ),
+    path.name.split(".")[0]: path.read_text(encoding="utf-8")
+    for path in sorted(HARNESSES.glob("*.py.txt"))
 }
 ARGUMENTS = {
     "none": "()",
@@ -48,6 +32,10 @@ ITERATED = {
     "sorted(...)": '{"b", "a"}',
     "stable(...)": "{object(), object()}",
 }
+
+
+def test_every_framework_with_fixes_has_a_harness() -> None:
+    assert set(default_data().frameworks()) - {ANY} <= set(HARNESS)
 
 
 def _cases() -> list[tuple[str, Template, str]]:

@@ -19,6 +19,7 @@ from replaylint.engine.raw import Raw, findings_for
 from replaylint.engine.records import ERROR, FAILED, HELPERS, PLAIN, WORKFLOW, Record, assemble
 from replaylint.graph.callgraph import UnsafeHelpers
 from replaylint.graph.imports import classify, reached_modules
+from replaylint.graph.suspends import settle
 from replaylint.parse import stacks
 from replaylint.parse.parsing import ParseFailure
 from replaylint.resolve.model import ModuleInfo
@@ -69,6 +70,7 @@ class _Loaded:
     """What reading the candidates gave: the records of those that failed, and the modules."""
 
     records: list[Record] = field(default_factory=list)
+    modules: list[ModuleInfo] = field(default_factory=list)  # the candidates read, in order
     workflows: list[ModuleInfo] = field(default_factory=list)
     plain: list[ModuleInfo] = field(default_factory=list)
     registered: list[ModuleInfo] = field(default_factory=list)  # made workflow code elsewhere
@@ -83,6 +85,9 @@ def _check_records(
     """`focus`: the files a user named (a commit's, an editor's); the workflow modules that do
     not reach them are read for what they reach, and get no record."""
     loaded = _load_candidates(candidates, project, tick)
+    # Every module is read: the functions replayed only because they suspend are known now.
+    settle([m for m in project.modules.values() if m is not None], project.frameworks)
+    _classify(loaded)
     _add_registered(loaded, project)
     checked = loaded.workflows
     if focus is not None:
@@ -113,12 +118,14 @@ def _load_candidates(
         result = _load_one(path, display, data, project)
         if isinstance(result, Record):
             loaded.records.append(result)
-        elif result.is_workflow:
-            if result not in loaded.workflows:
-                loaded.workflows.append(result)
-        elif result not in loaded.plain:
-            loaded.plain.append(result)
+        elif result not in loaded.modules:
+            loaded.modules.append(result)
     return loaded
+
+
+def _classify(loaded: _Loaded) -> None:
+    for module in loaded.modules:
+        (loaded.workflows if module.is_workflow else loaded.plain).append(module)
 
 
 def _load_one(path: str, display: str, data: bytes, project: Project) -> ModuleInfo | Record:

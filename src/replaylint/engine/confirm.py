@@ -59,5 +59,5 @@ def _replay(
         preset = frameworks.get(name)
         return preset is not None and preset.child_workflows
 
-    flow = Flow(path, Sinks(command, logger, child_workflows))
+    flow = Flow(path, Sinks(command, logger, child_workflows, frameworks.keys))
     return Replay(module, flow, frameworks, unsandboxed)

@@ -54,7 +54,7 @@ def findings_for(
             continue
         where = function.module  # a reached helper's own line is reported in its own file
         for hit in function.hits:
-            if hit.governed and hit.path not in safe:
+            if hit.governed and hit.path not in safe and function.replays(hit.statement):
                 rule = rule_for(hit.code)
                 reason = verdicts.reason(hit, module) if verdicts is not None else KEEP
                 if reason is None:

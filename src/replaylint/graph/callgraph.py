@@ -54,7 +54,8 @@ class UnsafeHelpers:
         queue: deque[FunctionInfo] = deque()
         for info in functions:
             for call in info.calls:
-                if not call.dead:
+                # After its last suspend a prefix function runs once: no chain goes that way.
+                if not call.dead and info.replays(call.statement):
                     callers.setdefault(id(call.target), []).append((info, call))
             if self._blocked(info):
                 continue
@@ -62,6 +63,8 @@ class UnsafeHelpers:
             for hit in info.hits:
                 # An unproven access is reported where it is, not propagated (its rule says so).
                 if not hit.propagates or hit.dead or hit.path in allowed or id(hit) in ignored:
+                    continue
+                if not info.replays(hit.statement):
                     continue
                 self._links[id(info)] = (
                     Hop(info.module, hit.node, hit.call, hit.statement, hit.tail, hit.code),
@@ -83,7 +86,11 @@ class UnsafeHelpers:
     def _blocked(self, info: FunctionInfo) -> bool:
         # A recorded activity is served from history on replay, so whatever it does is fine;
         # names declared safe in the configuration stop propagation the same way.
-        if info.activity == "recorded" or (info.entry is not None and info.entry in self._children):
+        if (
+            info.activity == "recorded"
+            or info.unit
+            or (info.entry is not None and info.entry in self._children)
+        ):
             return True
         return bool(self._safe) and f"{info.module.name}.{info.qualname}" in self._safe
 

@@ -22,6 +22,7 @@ from replaylint.graph.syntax import (
     assigned,
     binds_locally,
     decision_at,
+    is_key,
     parameter,
     reads,
     root_name,
@@ -54,6 +55,9 @@ class Sinks:
     command: Callable[[str], bool]  # a resolved path whose arguments the history records
     logger: Callable[[str], bool]  # a resolved path that only writes a log line
     child_workflows: Callable[[str], bool]  # does this preset record a direct call of a workflow
+    # The arguments by which a replay finds a recorded call's result (a step's id), None for
+    # all: a value given elsewhere goes into a result already recorded and decides nothing.
+    keys: Callable[[str], tuple[str, ...] | None] = lambda path: None
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,8 @@ class Flow:
             if parent is None:
                 return None
             here = body.statement_of(parent)
+            if not function.replays(here):
+                return None  # after a prefix entry's last suspend: decided once, not on replay
             decided = decision_at(parent, child)
             if decided is not None:
                 return Decision(decided, function, parent, here)
@@ -190,7 +196,7 @@ class Flow:
         if self._logs(path, call):
             return None
         if path and self.sinks.command(path):
-            if not commands:
+            if not commands or not is_key(call, arg, self.sinks.keys(path)):
                 return None
             return Decision(f"the argument of {written(call.func)}", function, call, here)
         helper = body.helpers.get(id(call))
@@ -199,7 +205,10 @@ class Flow:
             if target.is_exempt() or (
                 target.entry is not None and self.sinks.child_workflows(target.entry)
             ):
-                if not commands:
+                keys = next(
+                    (k for d in target.decorators if (k := self.sinks.keys(d)) is not None), None
+                )
+                if not commands or not is_key(call, arg, keys):
                     return None
                 return Decision(f"the argument of {written(call.func)}", function, call, here)
             param = parameter(target, call, arg)

@@ -112,3 +112,14 @@ def written(node: cst.CSTNode) -> str:
 
 def names(target: cst.BaseExpression, name: str) -> bool:
     return isinstance(target, cst.Name) and target.value == name
+
+
+def is_key(call: cst.Call, arg: cst.Arg, keys: tuple[str, ...] | None) -> bool:
+    """Is `arg` one of the call's `keys` (positions as "0", keywords by name; None: all)?"""
+    if keys is None:
+        return True
+    if arg.keyword is not None:
+        return arg.keyword.value in keys
+    plain = [a for a in call.args if a.keyword is None and not a.star]
+    index = next((i for i, a in enumerate(plain) if a is arg), None)
+    return index is not None and str(index) in keys

@@ -52,6 +52,16 @@ class Cheap:
 
 
 @dataclass(frozen=True)
+class Keys:
+    """The arguments of recorded calls by which a replay finds their recorded result (a step's
+    id or name): a value there decides the replay. Declared for a call, only these do; an empty
+    list says the result is found by the call's position alone."""
+
+    calls: Patterns
+    arguments: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ReplayFacts:
     """How a framework's replay treats what decision-aware rules ask about."""
 
@@ -65,6 +75,7 @@ class ReplayFacts:
     config_files: tuple[str, ...]  # a settings file beside the app that says which engine runs
     config_key: str  # ... its top-level key
     replayed_when: str  # ... and the value under which the workflows are replayed ("": always)
+    keys: tuple[Keys, ...] = ()  # the arguments of recorded calls their results are found by
 
 
 @dataclass(frozen=True)
@@ -129,36 +140,36 @@ class Versioning:
 _INTEGRATION_KEYS = {"what", "source", "runs", "clients", "factories", "keyword", "holds"}
 _REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
 _REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
-_REPLAY_KEYS |= {"replayed-when"}
+_REPLAY_KEYS |= {"replayed-when", "keys"}
 MODULE_STATES = ("shared", "per-run")
 _VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
 _VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
 _VERSIONING_KEYS |= {"pinned-when"}
 
 
-def _table(where: str, data: dict[str, Any], key: str, known: set[str]) -> dict[str, Any]:
+def required_table(where: str, data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
     table = data.get(key)
     if not isinstance(table, dict):
         raise RecordError(f"{where}: [{key}] is missing")
-    _known(f"{where} [{key}]", table, known)
+    known(f"{where} [{key}]", table, keys)
     return table
 
 
-def _known(where: str, table: dict[str, Any], known: set[str]) -> None:
-    unknown = sorted(set(table) - known)
+def known(where: str, table: dict[str, Any], keys: set[str]) -> None:
+    unknown = sorted(set(table) - keys)
     if unknown:
         raise RecordError(f"{where}: unknown key {unknown[0]!r}")
 
 
-def _strings(where: str, table: dict[str, Any], key: str) -> tuple[str, ...]:
+def strings(where: str, table: dict[str, Any], key: str) -> tuple[str, ...]:
     value = table.get(key)
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise RecordError(f"{where}: {key} must be a list of strings")
     return tuple(value)
 
 
-def _patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
-    sources = _strings(where, table, key)
+def patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
+    sources = strings(where, table, key)
     for source in sources:
         try:
             re.compile(source)
@@ -168,11 +179,11 @@ def _patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
     return Patterns(sources)
 
 
-def _bytes_patterns(where: str, table: dict[str, Any], key: str) -> tuple[bytes, ...]:
-    return tuple(p.encode() for p in _patterns(where, table, key).sources)
+def byte_patterns(where: str, table: dict[str, Any], key: str) -> tuple[bytes, ...]:
+    return tuple(p.encode() for p in patterns(where, table, key).sources)
 
 
-def _integrations(where: str, data: dict[str, Any]) -> tuple[Integration, ...]:
+def integrations(where: str, data: dict[str, Any]) -> tuple[Integration, ...]:
     tables = data.get("integrations", [])
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise RecordError(f"{where}: [[integrations]] must be an array of tables")
@@ -182,11 +193,11 @@ def _integrations(where: str, data: dict[str, Any]) -> tuple[Integration, ...]:
 
 
 def _integration(where: str, table: dict[str, Any]) -> Integration:
-    _known(where, table, _INTEGRATION_KEYS)
+    known(where, table, _INTEGRATION_KEYS)
     if not isinstance(table.get("what"), str) or not isinstance(table.get("source"), str):
         raise RecordError(f"{where}: an integration says what it is and where its package shows it")
     lists = {
-        key: _strings(where, table, key) if key in table else ()
+        key: optional_strings(where, table, key)
         for key in ("runs", "clients", "factories", "holds")
     }
     built = lists["clients"] or lists["factories"]
@@ -204,22 +215,20 @@ def _integration(where: str, table: dict[str, Any]) -> Integration:
     )
 
 
-def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
-    table = _table(where, data, "replay", _REPLAY_KEYS)
+def replay_facts(where: str, data: dict[str, Any]) -> ReplayFacts:
+    table = required_table(where, data, "replay", _REPLAY_KEYS)
     state = table.get("module-state", "shared")
     if state not in MODULE_STATES:
         raise RecordError(f"{where} [replay]: module-state must be one of shared, per-run")
-    files = _strings(where, table, "config-files") if "config-files" in table else ()
+    files = optional_strings(where, table, "config-files")
 
     def optional(key: str) -> Patterns:
-        return _patterns(where, table, key) if key in table else Patterns()
+        return optional_patterns(where, table, key)
 
     return ReplayFacts(
         commands=optional("commands"),
         loggers=optional("loggers"),
-        fixed_environment=frozenset(
-            _strings(where, table, "fixed-environment") if "fixed-environment" in table else ()
-        ),
+        fixed_environment=frozenset(optional_strings(where, table, "fixed-environment")),
         module_state=state,
         shared_when_keyword=str(table.get("shared-when-keyword", "")),
         shared_when_runners=optional("shared-when-runners"),
@@ -227,7 +236,20 @@ def _replay(where: str, data: dict[str, Any]) -> ReplayFacts:
         config_files=files,
         config_key=str(table.get("config-key", "")),
         replayed_when=str(table.get("replayed-when", "")),
+        keys=_keys(f"{where} [replay]", table),
     )
+
+
+def _keys(where: str, table: dict[str, Any]) -> tuple[Keys, ...]:
+    entries = table.get("keys", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise RecordError(f"{where}: [[replay.keys]] must be an array of tables")
+    found = []
+    for index, entry in enumerate(entries):
+        at = f"{where} [[replay.keys]] {index + 1}"
+        known(at, entry, {"calls", "arguments"})
+        found.append(Keys(patterns(at, entry, "calls"), strings(at, entry, "arguments")))
+    return tuple(found)
 
 
 def versioning_facts(where: str, table: object) -> Versioning:
@@ -236,13 +258,13 @@ def versioning_facts(where: str, table: object) -> Versioning:
         models = ", ".join(VERSIONING_MODELS)
         raise RecordError(f"{where}: [versioning] needs a model, one of {models}")
     place = f"{where} [versioning]"
-    _known(place, table, _VERSIONING_KEYS)
+    known(place, table, _VERSIONING_KEYS)
     given: dict[str, tuple[str, Patterns]] = {}
     for kind, spec in _subtable(place, table, "given").items():
         if not isinstance(spec, dict) or not isinstance(spec.get("keyword"), str):
             raise RecordError(f"{place}: given.{kind} needs a keyword and calls")
-        _known(f"{place} given.{kind}", spec, {"keyword", "calls"})
-        given[kind] = (spec["keyword"], _patterns(f"{place} given.{kind}", spec, "calls"))
+        known(f"{place} given.{kind}", spec, {"keyword", "calls"})
+        given[kind] = (spec["keyword"], patterns(f"{place} given.{kind}", spec, "calls"))
     name_keyword = table.get("name-keyword", "name")
     if not isinstance(name_keyword, str):
         raise RecordError(f"{place}: name-keyword must be text")
@@ -252,16 +274,16 @@ def versioning_facts(where: str, table: object) -> Versioning:
         given=given,
         steps=_kinds(place, table, "steps"),
         targets={
-            kind: _strings(f"{place} targets", _subtable(place, table, "targets"), kind)
+            kind: strings(f"{place} targets", _subtable(place, table, "targets"), kind)
             for kind in _subtable(place, table, "targets")
         },
-        gates=_optional_patterns(place, table, "gates"),
-        deprecations=_optional_patterns(place, table, "deprecations"),
+        gates=optional_patterns(place, table, "gates"),
+        deprecations=optional_patterns(place, table, "deprecations"),
         handlers=_kinds(place, table, "handlers"),
         name_keyword=name_keyword,
-        name_decorators=_optional_patterns(place, table, "name-decorators"),
-        patching_when=_optional_patterns(place, table, "patching-when").sources,
-        pinned_when=_optional_patterns(place, table, "pinned-when").sources,
+        name_decorators=optional_patterns(place, table, "name-decorators"),
+        patching_when=optional_patterns(place, table, "patching-when").sources,
+        pinned_when=optional_patterns(place, table, "pinned-when").sources,
     )
 
 
@@ -275,8 +297,12 @@ def _subtable(where: str, table: dict[str, Any], key: str) -> dict[str, Any]:
 def _kinds(where: str, table: dict[str, Any], key: str) -> dict[str, Patterns]:
     """A table of kind -> patterns (`activity = ['temporalio\\.workflow\\.execute_activity']`)."""
     kinds = _subtable(where, table, key)
-    return {kind: _patterns(f"{where} {key}", kinds, kind) for kind in kinds}
+    return {kind: patterns(f"{where} {key}", kinds, kind) for kind in kinds}
 
 
-def _optional_patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
-    return _patterns(where, table, key) if key in table else Patterns()
+def optional_patterns(where: str, table: dict[str, Any], key: str) -> Patterns:
+    return patterns(where, table, key) if key in table else Patterns()
+
+
+def optional_strings(where: str, table: dict[str, Any], key: str) -> tuple[str, ...]:
+    return strings(where, table, key) if key in table else ()

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from replaylint.core.docs import rules_dir
+from replaylint.presets import mechanisms
+from replaylint.presets.mechanisms import Hosted, Suspends
 from replaylint.presets.parts import (
     VERSIONING_MODELS,
     Cheap,
@@ -27,13 +29,15 @@ from replaylint.presets.parts import (
     RecordError,
     ReplayFacts,
     Versioning,
-    _bytes_patterns,
-    _integrations,
-    _known,
-    _patterns,
-    _replay,
-    _strings,
-    _table,
+    byte_patterns,
+    integrations,
+    known,
+    optional_patterns,
+    optional_strings,
+    patterns,
+    replay_facts,
+    required_table,
+    strings,
     versioning_facts,
 )
 
@@ -56,6 +60,9 @@ class Preset:
     workflow_methods: Patterns  # its handler decorators: those methods run replayed
     workflow_functions: Patterns  # function decorators: the body is replayed
     workflow_registrars: Patterns  # calls whose function argument is replayed
+    workflow_bases: Patterns  # base classes marking a workflow class (`WorkflowEntrypoint`)
+    method_names: frozenset[str]  # methods of a workflow class replayed by name (`run`)
+    entry_calls: Patterns  # calls that mark the function making them an entry
     context_types: Patterns  # parameter annotations naming the run context
     context_param: int | None  # position of an unannotated context parameter
     context_type: str  # what that parameter is bound to
@@ -69,6 +76,12 @@ class Preset:
     replay: ReplayFacts
     remedies: dict[str, str]  # a rule's remedy key (its code, or a named case) -> the text
     fixes: tuple[dict[str, Any], ...] = field(default=())  # entries as rules/fixes.toml's
+    suspends: Suspends = Suspends()  # calls a run stops at, and what they make replayed
+    hosted: tuple[Hosted, ...] = ()  # callables the framework calls inside its workflows
+    # Paths under a key are the same objects as under its value: a renamed package's old path
+    # (`temporalio.contrib.openai_agents`), another package's engine vendored under this one.
+    aliases: tuple[tuple[str, str], ...] = ()
+    local_folders: bool = False  # a local folder of a package's name is the project's own
     integrations: tuple[Integration, ...] = ()
 
     def remedy(self, key: str) -> str | None:
@@ -76,24 +89,25 @@ class Preset:
 
 
 _TOP_KEYS = {"title", "packages", "versioning", "safe", "entries", "recorded", "cheap"}
-_TOP_KEYS |= {"remedies", "fixes", "replay", "integrations"}
+_TOP_KEYS |= {"remedies", "fixes", "replay", "integrations", "suspends", "hosted"}
+_TOP_KEYS |= {"aliases", "local-folders"}
 _ENTRY_KEYS = {"classes", "methods", "functions", "registrars", "context-types"}
-_ENTRY_KEYS |= {"context-param", "context-type"}
+_ENTRY_KEYS |= {"context-param", "context-type", "bases", "method-names", "calls"}
 _RECORDED_KEYS = {"decorators", "registrars", "calls", "child-workflows", "inline-decorators"}
 _CHEAP_KEYS = {"import-needle", "needles", "names", "keywords", "registers"}
 
 
 def build(name: str, data: dict[str, Any], where: str) -> Preset:
     """A Preset from one record's table; the first problem raises RecordError."""
-    _known(where, data, _TOP_KEYS)
-    entries = _table(where, data, "entries", _ENTRY_KEYS)
-    recorded = _table(where, data, "recorded", _RECORDED_KEYS)
-    cheap = _table(where, data, "cheap", _CHEAP_KEYS)
+    known(where, data, _TOP_KEYS)
+    entries = required_table(where, data, "entries", _ENTRY_KEYS)
+    recorded = required_table(where, data, "recorded", _RECORDED_KEYS)
+    cheap = required_table(where, data, "cheap", _CHEAP_KEYS)
     remedies = data.get("remedies")
     if not isinstance(remedies, dict) or not all(isinstance(v, str) for v in remedies.values()):
         raise RecordError(f"{where}: [remedies] is missing or holds a value that is no text")
     versioning = versioning_facts(where, data.get("versioning"))
-    packages = _strings(where, data, "packages")
+    packages = strings(where, data, "packages")
     if not packages or not isinstance(data.get("title"), str):
         raise RecordError(f"{where}: a record needs a title and at least one package")
     context_param = entries.get("context-param")
@@ -107,30 +121,37 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
         title=data["title"],
         packages=packages,
         versioning=versioning,
-        workflow_classes=_patterns(where, entries, "classes"),
-        workflow_methods=_patterns(where, entries, "methods"),
-        workflow_functions=_patterns(where, entries, "functions"),
-        workflow_registrars=_patterns(where, entries, "registrars"),
-        context_types=_patterns(where, entries, "context-types"),
+        workflow_classes=patterns(where, entries, "classes"),
+        workflow_methods=patterns(where, entries, "methods"),
+        workflow_functions=patterns(where, entries, "functions"),
+        workflow_registrars=patterns(where, entries, "registrars"),
+        workflow_bases=optional_patterns(where, entries, "bases"),
+        method_names=frozenset(optional_strings(where, entries, "method-names")),
+        entry_calls=optional_patterns(where, entries, "calls"),
+        context_types=patterns(where, entries, "context-types"),
         context_param=context_param,
         context_type=str(entries.get("context-type", "")),
-        recorded_decorators=_patterns(where, recorded, "decorators"),
-        recorded_registrars=_patterns(where, recorded, "registrars"),
-        recorders=_patterns(where, recorded, "calls"),
-        inline_activities=_patterns(where, recorded, "inline-decorators"),
+        recorded_decorators=patterns(where, recorded, "decorators"),
+        recorded_registrars=patterns(where, recorded, "registrars"),
+        recorders=patterns(where, recorded, "calls"),
+        inline_activities=patterns(where, recorded, "inline-decorators"),
         child_workflows=bool(recorded.get("child-workflows", False)),
-        safe=frozenset(_strings(where, data, "safe")),
+        safe=frozenset(strings(where, data, "safe")),
         cheap=Cheap(
             import_needle=str(cheap.get("import-needle", "")),
-            needles=_bytes_patterns(where, cheap, "needles"),
-            names=_strings(where, cheap, "names"),
-            keywords=_strings(where, cheap, "keywords"),
-            registers=_bytes_patterns(where, cheap, "registers"),
+            needles=byte_patterns(where, cheap, "needles"),
+            names=strings(where, cheap, "names"),
+            keywords=strings(where, cheap, "keywords"),
+            registers=byte_patterns(where, cheap, "registers"),
         ),
-        replay=_replay(where, data),
+        replay=replay_facts(where, data),
         remedies=dict(remedies),
         fixes=tuple(fixes),
-        integrations=_integrations(where, data),
+        suspends=mechanisms.suspends(where, data),
+        hosted=mechanisms.hosted(where, data),
+        aliases=mechanisms.aliases(where, data),
+        local_folders=bool(data.get("local-folders", False)),
+        integrations=integrations(where, data),
     )
 
 
@@ -169,7 +190,9 @@ def inline_activity(path: str) -> bool:
 
 
 def preset_packages() -> dict[str, tuple[str, ...]]:
-    return {name: preset.packages for name, preset in presets().items()}
+    """The packages of each record that a local folder never stands in for (a record whose
+    package name is a common folder name, Cloudflare's `workers`, lets the project's own win)."""
+    return {name: p.packages for name, p in presets().items() if not p.local_folders}
 
 
 @lru_cache(maxsize=1)
@@ -182,5 +205,5 @@ def runtime_versioning() -> Versioning:
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as error:
         raise RecordError(f"runtime.toml: invalid TOML: {error}") from None
-    _known("runtime.toml", data, {"versioning"})
+    known("runtime.toml", data, {"versioning"})
     return versioning_facts("runtime.toml", data.get("versioning"))

@@ -6,11 +6,13 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.catalog import CallArgs
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
+from replaylint.resolve.parameters import only_looked_at
 from replaylint.resolve.values import (
     UNKNOWN,
     Const,
@@ -61,6 +63,11 @@ class Calls(Walker):
     # Implemented in expressions.py: reads of objects whose reading is unsafe (`os.environ`).
     _quiet: Callable[[cst.BaseExpression], Value]
     _read: Callable[[cst.CSTNode, Value], Value]
+    # Implemented in framework_calls.py.
+    _register: Callable[[str, cst.Call], bool]
+    _framework_call: Callable[
+        [cst.Call, str, Value | None, list[Value], Value, Preset | None], Value
+    ]
 
     def _call(self, node: cst.Call) -> Value:
         self._hand_over(node)  # containers.py: what each comprehension argument is handed to
@@ -68,14 +75,17 @@ class Calls(Walker):
         if early is not None:
             return early
         path = callee.path if isinstance(callee, Ext) else ""
-        recorder = bool(path) and (path in self.catalog.recorders or self.frameworks.recorder(path))
+        recorded_by = self.frameworks.recorder(path) if path else None
+        recorder = bool(path) and (path in self.catalog.recorders or recorded_by is not None)
         passive = self._passive(node, path, recorder)
         saved_recording = self.recording
         # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
         self.recording = recorder or (saved_recording and path in _WRAPPERS)
-        values, cargs = self._arguments(node, path, passive)
+        values, cargs = self._arguments(node, path, passive, callee)
         self.recording = saved_recording
         value = self._apply(callee, node, values, cargs)
+        if path:  # framework_calls.py: suspends, hosted callables, what a recorder runs
+            value = self._framework_call(node, path, receiver, values, value, recorded_by)
         value = self._observed(node, receiver, values, value)  # containers.py: sets, facts
         # `getattr(os, "environ")` reads what it folds to (a helper's result is its own report).
         return self._read(node, value) if isinstance(callee, Ext) else value
@@ -122,6 +132,9 @@ class Calls(Walker):
         return (
             recorder
             or registrar
+            # Callables handed to an agent or graph: the framework calls them where it runs
+            # them (framework_calls.py), not where they are handed over.
+            or (bool(path) and bool(self.frameworks.hosted(path)))
             or (
                 isinstance(func, cst.Name)
                 and func.value in _NON_CALLING
@@ -130,7 +143,9 @@ class Calls(Walker):
             or (self.recording and path in _WRAPPERS)
         )
 
-    def _arguments(self, node: cst.Call, path: str, passive: bool) -> tuple[list[Value], CallArgs]:
+    def _arguments(
+        self, node: cst.Call, path: str, passive: bool, callee: Value = UNKNOWN
+    ) -> tuple[list[Value], CallArgs]:
         """Each argument's value, in order, and what the catalog asks of them: how many are
         not None, the strings by position or keyword, a leading zero, the classes held."""
         values: list[Value] = []
@@ -145,7 +160,14 @@ class Calls(Walker):
                 value = self._default_factory(arg)
             else:
                 value = self.eval(arg.value)
-                if not passive:
+                # A function handed to a helper that only looks at it (`name_of(self.step)`)
+                # is not run by the call.
+                looked_at = (
+                    isinstance(value, Func)
+                    and isinstance(callee, Func)
+                    and only_looked_at(callee, node, arg, position)
+                )
+                if not passive and not looked_at:
                     self._passed_on(arg.value, value)
             values.append(value)
             if not (isinstance(value, Const) and value.value is None):
@@ -184,22 +206,6 @@ class Calls(Walker):
                 edge.call = f"{declared_field(self.statement) or 'field'} default"
         self.func = outer
         return value
-
-    def _register(self, path: str, node: cst.Call) -> bool:
-        """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
-        the function handed over becomes replayed code, or a recorded zone."""
-        workflow = self.frameworks.workflow_registrar(path)
-        recorded = None if workflow is not None else self.frameworks.recorded_registrar(path)
-        if workflow is None and recorded is None:
-            return False
-        for arg in node.args:
-            value = self._peek(arg.value)
-            if isinstance(value, Func):
-                if workflow is not None:
-                    self._entry(value.info, workflow.name)
-                else:
-                    value.info.activity = "recorded"
-        return True
 
     def _passed_on(self, expr: cst.BaseExpression, value: Value) -> None:
         """An unsafe callable handed to other code (`partial(time.time)`, `map(random.random, xs)`)."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import libcst as cst
 
 from replaylint.parse import pyast
+from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope
@@ -57,7 +58,22 @@ class Definitions(Walker):
                 paths.extend(f"{value.path}({flag})" for flag in flags)
             else:
                 paths.append(folds.dotted(expr.func if isinstance(expr, cst.Call) else expr) or "")
+                made = self._wrapped(value)
+                if made:
+                    paths.append(made)
         return paths
+
+    def _wrapped(self, value: Value) -> str:
+        """What a project's own decorator builds, when it returns a framework's object:
+        `def django_db_flow(fn): return Flow(fn=...)` makes `@django_db_flow` a `prefect.Flow`."""
+        if not isinstance(value, Func):
+            return ""
+        self._walk_nested_now(value.info)
+        made = value.info.returns
+        if isinstance(made, Ext) and made.path.endswith("()"):
+            path = made.path[:-2]
+            return path if self.frameworks.is_framework_path(path) else ""
+        return ""
 
     def _params(self, params: cst.Parameters) -> dict[str, Value]:
         values: dict[str, Value] = {}
@@ -109,11 +125,7 @@ class Definitions(Walker):
             # of the agent SDK are what it records, not a model call of the workflow.
             info.activity = "recorded"
         for path in decorators:
-            preset = self.frameworks.workflow_function(path)
-            if preset is not None:
-                self._entry(info, preset.name)
-            elif self.frameworks.recorded_decorator(path) is not None:
-                info.activity = "recorded"
+            self._decorated(info, path)
         if info.cls is not None and info.cls.workflow is not None:
             by_base = info.cls.by_base and info.name == "run"
             if by_base or self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
@@ -127,10 +139,28 @@ class Definitions(Walker):
                     if preset is not None:
                         self._entry(info, preset.name)
                         break
-        info.exempt = self.exempt or info.activity is not None
+        # A recorded function its framework replays when it suspends (a LangGraph task that
+        # interrupts) is walked as replayed code: settling the project decides which it is.
+        info.exempt = self.exempt or (info.activity is not None and info.suspending is None)
         self.scope.names[node.name.value] = Func(info)
         governed = self.governed and not info.exempt
         self._defer((info, self.scope, params, governed))
+
+    def _decorated(self, info: FunctionInfo, path: str) -> None:
+        """What one decorator (its resolved path) makes of the function it decorates."""
+        preset = self.frameworks.workflow_function(path)
+        if preset is not None:
+            self._entry(info, preset.name)
+            return
+        recorded = self.frameworks.recorded_decorator(path)
+        if recorded is not None:
+            info.activity = "recorded"
+            if recorded.suspends.nested:
+                info.suspending = recorded.name
+            return
+        conditional = self.frameworks.conditional_function(path)
+        if conditional is not None and info.entry is None:
+            info.suspending = conditional.name
 
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)
@@ -162,8 +192,9 @@ class Definitions(Walker):
         if not self.project.replayed(framework, self.m):
             return  # run once by an engine that never replays (mcp-agent's asyncio)
         info.entry = framework
-        if framework not in self.m.frameworks:
-            self.m.frameworks.append(framework)
+        # The function's own module is the framework's (registered from another file or not).
+        if framework not in info.module.frameworks:
+            info.module.frameworks.append(framework)
 
     def _defer(self, entry: Pending) -> None:
         """A body to walk once the enclosing code has been (or when it is first called)."""
@@ -206,8 +237,10 @@ class Definitions(Walker):
             if first and "staticmethod" not in names:
                 cls_value: Value = Class(info.cls) if "classmethod" in names else Obj(info.cls)
                 body_scope.names[first[0].name.value] = cls_value
-        if info.entry is not None and isinstance(node, (cst.FunctionDef, cst.Lambda)):
-            self._bind_context(info, node.params, body_scope)
+        # A function replayed only if it suspends needs its context bound to be known to.
+        framework = info.entry or info.suspending
+        if framework is not None and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            self._bind_context(framework, info, node.params, body_scope)
         self.scope = self.fscope = body_scope
         self.func, self.governed, self.exempt = info, governed, info.exempt
         self.cls = None
@@ -221,9 +254,11 @@ class Definitions(Walker):
             self._suite(node.body)
         self._restore_state(saved)
 
-    def _bind_context(self, info: FunctionInfo, params: cst.Parameters, scope: Scope) -> None:
+    def _bind_context(
+        self, framework: str, info: FunctionInfo, params: cst.Parameters, scope: Scope
+    ) -> None:
         """An unannotated run-context parameter of a framework entry is that framework's context."""
-        preset = self.frameworks.get(info.entry or "")
+        preset = self.frameworks.get(framework)
         if preset is None or preset.context_param is None:
             return
         positional = [*params.posonly_params, *params.params]
@@ -241,7 +276,7 @@ class Definitions(Walker):
         names = [f"{c.module.name}.{c.qualname}" for c in lineage[1:]]
         names += [path for c in lineage for path in c.external_bases]
         for name in names:
-            preset = self.frameworks.workflow_base(name)
+            preset = self.frameworks.declared_base(name)
             if preset is not None and self.project.replayed(preset.name, self.m):
                 info.workflow, info.by_base = preset.name, True
                 if preset.name not in self.m.frameworks:
@@ -253,17 +288,19 @@ class Definitions(Walker):
         qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
         info = ClassInfo(node.name.value, qualname, self.m, node, decorators=tuple(decorators))
         for path in decorators:
-            preset = self.frameworks.workflow_class(path)
-            if preset is not None and self.project.replayed(preset.name, self.m):
-                info.workflow = preset.name
-                if preset.name not in self.m.frameworks:
-                    self.m.frameworks.append(preset.name)
+            self._workflow_class(info, self.frameworks.workflow_class(path))
         for arg in node.bases:
             base = self.eval(arg.value)
             if isinstance(base, Class):
                 info.local_bases.append(base.info)
+                inherited = self.frameworks.get(base.info.workflow or "")
+                if inherited is not None and inherited.workflow_bases.sources:
+                    # A framework that knows its workflows by their base class knows them
+                    # through a local class in between as well.
+                    self._workflow_class(info, inherited)
             elif isinstance(base, Ext):
                 info.external_bases.append(base.path)
+                self._workflow_class(info, self.frameworks.workflow_base(base.path))
         if info.workflow is None:
             self._workflow_by_base(info)
         for arg in node.keywords:
@@ -280,6 +317,13 @@ class Definitions(Walker):
         for method in methods:
             self._defer(method)
         self.scope.names[node.name.value] = Class(info)
+
+    def _workflow_class(self, info: ClassInfo, preset: Preset | None) -> None:
+        replayed = preset is not None and self.project.replayed(preset.name, self.m)
+        if preset is not None and info.workflow is None and replayed:
+            info.workflow = preset.name
+            if preset.name not in self.m.frameworks:
+                self.m.frameworks.append(preset.name)
 
     def annotation_value(self, node: cst.BaseExpression) -> Value:
         """An instance of a provider client when the annotation names one (`client: OpenAI`,

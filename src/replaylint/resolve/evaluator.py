@@ -13,6 +13,7 @@ from replaylint.resolve.containers import Containers
 from replaylint.resolve.definitions import Definitions
 from replaylint.resolve.expressions import Expressions
 from replaylint.resolve.facts import FactSink
+from replaylint.resolve.framework_calls import FrameworkCalls
 from replaylint.resolve.imports import Imports
 from replaylint.resolve.model import ModuleInfo
 from replaylint.resolve.statements import Statements
@@ -23,7 +24,7 @@ def _nothing(node: cst.CSTNode) -> None:
     return None
 
 
-class Evaluator(Statements, Expressions, Calls, Definitions, Imports, Containers):
+class Evaluator(Statements, Expressions, Calls, FrameworkCalls, Definitions, Imports, Containers):
     def __init__(
         self, project: ModuleSource, module: ModuleInfo, catalog: Catalog, sink: FactSink
     ) -> None:

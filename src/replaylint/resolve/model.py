@@ -10,7 +10,7 @@ import libcst as cst
 
 from replaylint.core.codes import Code
 from replaylint.core.findings import ChainLink
-from replaylint.resolve.values import UNKNOWN, Value
+from replaylint.resolve.values import UNKNOWN, Ext, Value
 
 
 @dataclass(eq=False)
@@ -75,6 +75,20 @@ class FunctionInfo:
     parent: FunctionInfo | None = None  # the enclosing function, for nested defs and lambdas
     entry: str | None = None  # the framework whose replayed code this function is
     statement: cst.CSTNode | None = None  # the statement that defines it (a lambda's body is in it)
+    # The framework that replays this function only when it reaches one of its suspending calls
+    # (a LangGraph node, a Prefect flow, a Resonate child): settled once the project is read.
+    suspending: str | None = None
+    # Its direct suspending calls: (call, innermost statement, framework).
+    suspends: list[tuple[cst.CSTNode, cst.CSTNode | None, str]] = field(default_factory=list)
+    # ids of its statements after the last suspending call of a prefix entry: run once.
+    dropped: frozenset[int] = frozenset()
+    # A recorded unit its framework replays on its own (a task that suspends, a task placed in
+    # the workflow): its lines are reported where they are, a call of it is no helper call.
+    unit: bool = False
+
+    def replays(self, statement: cst.CSTNode | None) -> bool:
+        """Is the statement (a hit's or a call's innermost one) in the replayed part?"""
+        return not self.dropped or id(statement) not in self.dropped
 
     def is_exempt(self) -> bool:
         """Inside a recorded zone: an activity or step (maybe registered after its definition)."""
@@ -188,6 +202,8 @@ class ModuleInfo:
                 continue  # a step or activity: what it calls runs inside the recorded zone
             for call in info.calls:
                 target = call.target
+                if not info.replays(call.statement):
+                    continue  # after a prefix entry's last suspend: run once
                 if id(target) not in reached and not call.dead and not target.module.marked:
                     reached[id(target)] = target
                     queue.append(target)
@@ -209,6 +225,23 @@ class Func(Value):
     def __init__(self, info: FunctionInfo, bound: bool = False) -> None:
         self.info = info
         self.bound = bound
+
+
+class Holding(Ext):
+    """An outside object that holds callables of the checked code its framework calls inside a
+    workflow (an agent's tools, a graph builder's routers): `held` grows as a builder's methods
+    are called with more (presets/mechanisms.py, Hosted)."""
+
+    __slots__ = ("held",)
+
+    def __init__(self, path: str, held: list[FunctionInfo] | None = None) -> None:
+        super().__init__(path)
+        self.held: list[FunctionInfo] = held if held is not None else []
+
+    def hold(self, functions: list[FunctionInfo]) -> None:
+        for function in functions:
+            if function not in self.held:
+                self.held.append(function)
 
 
 class Class(Value):

@@ -180,6 +180,7 @@ class Walker:
         self.pending_of: dict[int, Pending] = {}  # id(function) -> its deferred body
         self.on_demand = 0  # how many called bodies are being walked ahead of their turn
         self.rebinds_globals = False  # a function body rebound a module global
+        self.walk_again = False  # a body walked already learnt it is replayed if it suspends
         self.statement: cst.CSTNode | None = None  # the innermost statement being walked
         # The comprehension being walked: its kind and the call it is handed to (containers.py).
         self.comprehension: tuple[str, str] = ("for", "")
@@ -198,7 +199,7 @@ class Walker:
         # Function bodies run after the module is loaded, so they see its final bindings.
         mark = self._mark()
         self._walk_pending()
-        if self.rebinds_globals:
+        if self.rebinds_globals or self.walk_again:
             # A body rebound a module global (`global clock; clock = time.time`): every body
             # must see the module as that leaves it, whichever was defined first. Walk them again.
             self._rewind(mark)
@@ -236,9 +237,10 @@ class Walker:
         for info, *_ in self.pending:
             info.hits.clear()
             info.calls.clear()
+            info.suspends.clear()
             info.returns = UNKNOWN
         self.walked.clear()
-        self.rebinds_globals = False
+        self.rebinds_globals = self.walk_again = False
 
     # ------------------------------------------------------------------ state
 

@@ -47,7 +47,7 @@ class UnsafeHelperCall(FactRule):
         self, function: FunctionInfo, helpers: UnsafeHelpers
     ) -> Iterator[tuple[HelperCall, list[Hop]]]:
         for call in function.calls:
-            if call.governed and call.reported:
+            if call.governed and call.reported and function.replays(call.statement):
                 chain = helpers.chain(call.target)
                 if chain is not None:
                     if log.isEnabledFor(logging.DEBUG):  # the whole chain, however long

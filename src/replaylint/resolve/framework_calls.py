@@ -1,0 +1,173 @@
+"""Calls a framework gives a meaning beyond their value: a run that stops until it is resumed,
+callables the framework itself calls inside a workflow, and what a recorder runs."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.presets.mechanisms import Hosted
+from replaylint.presets.records import Preset
+from replaylint.resolve import folds
+from replaylint.resolve.model import ClassInfo, Func, FunctionInfo, Holding, Obj
+from replaylint.resolve.values import UNKNOWN, Const, Ext, Mapping, Seq, Value
+from replaylint.resolve.walker import Walker
+
+
+class FrameworkCalls(Walker):
+    def _framework_call(
+        self,
+        node: cst.Call,
+        path: str,
+        receiver: Value | None,
+        values: list[Value],
+        value: Value,
+        recorded_by: Preset | None,
+    ) -> Value:
+        """What the frameworks make of a resolved call, once its arguments are walked; the
+        call's value, or the holder of callables it builds."""
+        inside = self.func is not self.m.top
+        keywords = frozenset(a.keyword.value for a in node.args if a.keyword is not None)
+        stops = self.frameworks.suspending(path, keywords)
+        if stops is not None and inside:
+            self.func.suspends.append((node, self.statement, stops.name))
+        marks = self.frameworks.entry_call(path)
+        if marks is not None and inside and self.func.entry is None:
+            # `DurableAIAgentOrchestrationContext(ctx)`: the function wraps its run context.
+            self._entry(self.func, marks.name)
+        registered = self.frameworks.conditional_registrar(path)
+        if registered is not None:
+            # `builder.add_node("review", lambda state: review(state, rules))` too.
+            for info in (i for given in values for i in _callables(given)):
+                if info.entry is None:
+                    info.suspending = registered.name
+        if recorded_by is not None and recorded_by.suspends.nested:
+            # `ctx.run(child)`: recorded, unless the child itself suspends (settled later).
+            for given in values:
+                if isinstance(given, Func) and given.info.entry is None:
+                    child = given.info
+                    if child.suspending is None and id(child) in self.walked:
+                        # Its body was walked before this call: once more, with its context.
+                        self.walk_again |= child.module is self.m
+                    child.suspending = recorded_by.name
+        for preset, rule in self.frameworks.hosted(path):
+            value = self._hosted(node, path, preset, rule, receiver, values, value)
+        return value
+
+    def _register(self, path: str, node: cst.Call) -> bool:
+        """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
+        the function handed over becomes replayed code, or a recorded zone."""
+        workflow = self.frameworks.workflow_registrar(path)
+        recorded = None if workflow is not None else self.frameworks.recorded_registrar(path)
+        # `builder.add_node(review)`: replayed only if it reaches a suspending call.
+        conditional = self.frameworks.conditional_registrar(path)
+        if workflow is None and recorded is None and conditional is None:
+            return False
+        for arg in node.args:
+            value = self._peek(arg.value)
+            if isinstance(value, Func):
+                if workflow is not None:
+                    self._entry(value.info, workflow.name)
+                elif recorded is not None:
+                    value.info.activity = "recorded"
+                elif conditional is not None and value.info.entry is None:
+                    value.info.suspending = conditional.name
+        return True
+
+    def _hosted(
+        self,
+        node: cst.Call,
+        path: str,
+        preset: Preset,
+        rule: Hosted,
+        receiver: Value | None,
+        values: list[Value],
+        value: Value,
+    ) -> Value:
+        held = [
+            info
+            for given in _given(node, values, rule.arguments)
+            for info in _callables(given)
+            if not (rule.sync_only and _is_async(info))
+            and (rule.when is None or _holds(node, values, rule.when, info))
+        ]
+        if rule.role == "holds":
+            if isinstance(receiver, Holding):  # a builder's method: it returns the builder
+                receiver.hold(held)
+                return receiver
+            if isinstance(value, Holding):
+                value.hold(held)
+                return value
+            built = value.path if isinstance(value, Ext) else path + "()"
+            return Holding(built, held)
+        if isinstance(receiver, Holding):
+            held = [*held, *receiver.held]
+        if rule.role == "runs":
+            written = folds.written(node.func) or path
+            for info in held:
+                # The framework calls it from here: what it reaches is reported where it is.
+                self._helper(info, node, written, reported=False)
+        else:  # hosts: the framework calls it inside its own workflows
+            for info in held:
+                if info.entry is None:
+                    self._entry(info, preset.name)
+                    if not info.exempt and info.activity is not None:
+                        info.unit, info.activity = True, None  # a task placed in the workflow
+        return value
+
+
+def _given(node: cst.Call, values: list[Value], names: tuple[str, ...]) -> list[Value]:
+    """The values of the arguments `names` names: positions ("0") and keywords, "*" all."""
+    picked: list[Value] = []
+    position = 0
+    for arg, value in zip(node.args, values, strict=False):
+        key: str | None = None
+        if arg.keyword is not None:
+            key = arg.keyword.value
+        elif not arg.star:
+            key = str(position)
+            position += 1
+        if "*" in names or (key is not None and key in names):
+            picked.append(value)
+    return picked
+
+
+def _callables(value: Value, depth: int = 0) -> list[FunctionInfo]:
+    """The functions of the checked code a value is or holds (in lists, dicts and holders)."""
+    if depth > 8:
+        return []
+    if isinstance(value, Func):
+        return [value.info]
+    if isinstance(value, Holding):
+        return list(value.held)
+    if isinstance(value, Obj):  # a hooks object: the framework calls its methods
+        return _methods(value.info)
+    items: tuple[Value, ...] = ()
+    if isinstance(value, Seq):
+        items = value.items
+    elif isinstance(value, Mapping):
+        items = tuple(value.items.values())
+    return [info for item in items for info in _callables(item, depth + 1)]
+
+
+def _methods(info: ClassInfo) -> list[FunctionInfo]:
+    found: list[FunctionInfo] = []
+    for cls in [info, *info.local_bases]:
+        for name, value in cls.attrs.items():
+            if isinstance(value, Func) and not name.startswith("__"):
+                found.append(value.info)
+    return found
+
+
+def _holds(node: cst.Call, values: list[Value], when: tuple[str, str], info: FunctionInfo) -> bool:
+    """Does the call's argument at `when`'s path (`metadata.execute_in`) hold its value?"""
+    path, equals = when
+    parts = path.replace("{name}", info.name).split(".")
+    found = _given(node, values, (parts[0],))
+    value: Value = found[0] if found else UNKNOWN
+    for part in parts[1:]:
+        value = value.items.get(part, UNKNOWN) if isinstance(value, Mapping) else UNKNOWN
+    return isinstance(value, Const) and value.value == equals
+
+
+def _is_async(info: FunctionInfo) -> bool:
+    return isinstance(info.node, cst.FunctionDef) and info.node.asynchronous is not None
