@@ -10,6 +10,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from replaylint.parse.children import children
 from replaylint.presets.records import Preset
 from replaylint.project.prefilter import read_regular
 from replaylint.resolve.model import ModuleInfo
@@ -44,7 +45,7 @@ def _keyword_in(tree: cst.Module, key: str) -> str | None:
                     if isinstance(node.value.evaluated_value, str)
                     else None
                 )
-        stack.extend(node.children)
+        stack.extend(children(node))
     return None
 
 

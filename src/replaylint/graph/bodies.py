@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from replaylint.parse.children import children
 from replaylint.resolve.model import FunctionInfo, HelperCall
 
 # A definition inside a body is a function of its own (walked, and followed, as one).
@@ -15,7 +16,7 @@ STATEMENTS = (cst.SimpleStatementLine, cst.BaseCompoundStatement)
 
 
 def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    return iter(node.children)
+    return iter(children(node))
 
 
 class Body:

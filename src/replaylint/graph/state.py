@@ -9,6 +9,7 @@ import libcst as cst
 
 from replaylint.graph.bodies import Body
 from replaylint.graph.flow import Flow
+from replaylint.parse.children import children
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.model import ClassInfo, FunctionInfo, ModuleInfo
 
@@ -70,7 +71,7 @@ def passed_through(module: ModuleInfo, frameworks: Frameworks) -> set[str]:
                 found.update(inner)
                 found.update(inner.values())
             continue
-        stack.extend(node.children)
+        stack.extend(children(node))
     return found
 
 
@@ -83,14 +84,11 @@ def unsandboxed_classes(modules: Iterable[ModuleInfo], frameworks: Frameworks) -
         return frozenset()
     names: set[str] = set()
     for module in modules:
-        built = {
-            i
-            for f in [module.top, *module.functions]
-            for i, path in f.external.items()
-            if any(r.matches(path) for r in runners)
-        }
-        if built:
-            names |= _workers_running(module.tree, built)
+        for function in [module.top, *module.functions]:
+            built = {i for i, p in function.external.items() if any(r.matches(p) for r in runners)}
+            if built:
+                # The worker call that is handed the runner is in the same function.
+                names |= _workers_running(function.node, built)
     return frozenset(names)
 
 
@@ -152,13 +150,14 @@ def _says_false(cls: ClassInfo, keyword: str) -> bool:
     return False
 
 
-def _workers_running(tree: cst.Module, runners: set[int]) -> set[str]:
-    """The workflows of every call that is handed one of the `runners` (a Worker's keywords)."""
+def _workers_running(code: cst.CSTNode, runners: set[int]) -> set[str]:
+    """The workflows of every call in `code` that is handed one of the `runners` (a Worker's
+    keywords)."""
     found: set[str] = set()
-    stack: list[cst.CSTNode] = [tree]
+    stack: list[cst.CSTNode] = [code]
     while stack:
         node = stack.pop()
-        stack.extend(node.children)
+        stack.extend(children(node))
         if not isinstance(node, cst.Call):
             continue
         if not any(isinstance(a.value, cst.Call) and id(a.value) in runners for a in node.args):

@@ -19,6 +19,7 @@ import libcst as cst
 
 from replaylint.core.findings import Span
 from replaylint.parse import pyast
+from replaylint.parse.children import children
 
 _KINDS: dict[type[cst.CSTNode], type[ast.AST]] = {
     cst.Call: ast.Call,
@@ -98,7 +99,7 @@ def _cst_nodes(statement: cst.CSTNode) -> dict[type[cst.CSTNode], list[cst.CSTNo
         node = stack.pop()
         if type(node) in found:
             found[type(node)].append(node)
-        stack.extend(reversed(node.children))
+        stack.extend(reversed(children(node)))
     return found
 
 

@@ -17,7 +17,7 @@ from functools import partial
 
 import libcst as cst
 
-from replaylint.parse import normalise, pyast, stacks
+from replaylint.parse import normalise, pyast, stacks, unvalidated
 from replaylint.parse.quiet import quiet
 from replaylint.parse.versions import RUNNING, Version, newer_syntax, shown
 
@@ -106,7 +106,7 @@ def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, list[in
         reason = f"{failure.reason}: not Python {shown(target)} syntax"
         raise ParseFailure(reason, failure.line, failure.column) from None
     try:
-        tree = cst.parse_module(source)
+        tree = unvalidated.parse_module(source)
     except (cst.ParserSyntaxError, SyntaxError, UnicodeDecodeError, LookupError):
         tree = _reparse(source)
     except RecursionError:

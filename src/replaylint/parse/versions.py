@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from replaylint.parse import pyast
+from replaylint.parse.children import children
 
 Version = tuple[int, int]
 RUNNING: Version = (sys.version_info.major, sys.version_info.minor)
@@ -100,7 +101,7 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(current.children)
+        stack.extend(children(current))
 
 
 def shown(version: Version) -> str:

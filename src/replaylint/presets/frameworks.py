@@ -6,10 +6,11 @@ a workflow entry, a recorded zone or a run context of one of them? The facts are
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from replaylint.presets.mechanisms import Hosted
-from replaylint.presets.records import Preset, presets
+from replaylint.presets.records import Patterns, Preset, presets
 
 
 @lru_cache(maxsize=1)
@@ -34,6 +35,22 @@ def canonical(path: str) -> str:
     return table[found.group(0)] + path[found.end() :] if found else path
 
 
+# The patterns of a record that Frameworks._first looks through, by name.
+_PARTS: dict[str, Callable[[Preset], Patterns]] = {
+    "workflow_classes": lambda p: p.workflow_classes,
+    "workflow_bases": lambda p: p.workflow_bases,
+    "workflow_functions": lambda p: p.workflow_functions,
+    "workflow_registrars": lambda p: p.workflow_registrars,
+    "entry_calls": lambda p: p.entry_calls,
+    "recorded_decorators": lambda p: p.recorded_decorators,
+    "recorded_registrars": lambda p: p.recorded_registrars,
+    "context_types": lambda p: p.context_types,
+    "recorders": lambda p: p.recorders,
+    "suspend_functions": lambda p: p.suspends.functions,
+    "suspend_registrars": lambda p: p.suspends.registrars,
+}
+
+
 class Frameworks:
     """The enabled presets, asked by the evaluator about decorators, calls and annotations."""
 
@@ -54,6 +71,18 @@ class Frameworks:
         # `workflow-bases`: a base class's qualified name -> the preset whose workflows its
         # subclasses are (a framework built on another turns them into workflows at run time).
         self._bases = {name: presets()[preset] for name, preset in (bases or {}).items()}
+        # The walk asks about the same few paths again and again: each answer is kept.
+        self._answers: dict[tuple[str, object], object] = {}
+
+    def _first(self, part: str, path: str) -> Preset | None:
+        """The first preset whose `part` patterns match `path` (as its framework names it)."""
+        key = (part, path)
+        if key not in self._answers:
+            canon = canonical(path)
+            patterns = _PARTS[part]
+            found = next((p for p in self.presets if patterns(p).matches(canon)), None)
+            self._answers[key] = found
+        return self._answers[key]  # type: ignore[return-value]
 
     def declared_base(self, path: str) -> Preset | None:
         """The preset whose workflows subclasses of `path` are, by the `workflow-bases`
@@ -86,13 +115,11 @@ class Frameworks:
         declared = self._declared_preset(path)
         if declared is not None:
             return declared
-        path = canonical(path)
-        return next((p for p in self.presets if p.workflow_classes.matches(path)), None)
+        return self._first("workflow_classes", path)
 
     def workflow_base(self, path: str) -> Preset | None:
         """The preset whose workflow classes derive from this base (`WorkflowEntrypoint`)."""
-        path = canonical(path)
-        return next((p for p in self.presets if p.workflow_bases.matches(path)), None)
+        return self._first("workflow_bases", path)
 
     def workflow_method(self, framework: str, decorators: list[str], name: str) -> bool:
         """Does this method of a workflow class of `framework` run in workflow context itself?"""
@@ -107,51 +134,46 @@ class Frameworks:
         declared = self._declared_preset(path)
         if declared is not None:
             return declared
-        path = canonical(path)
-        return next((p for p in self.presets if p.workflow_functions.matches(path)), None)
+        return self._first("workflow_functions", path)
 
     def workflow_registrar(self, path: str) -> Preset | None:
-        path = canonical(path)
-        return next((p for p in self.presets if p.workflow_registrars.matches(path)), None)
+        return self._first("workflow_registrars", path)
 
     def entry_call(self, path: str) -> Preset | None:
         """The preset whose entries are marked by making this call (wrapping the run context)."""
-        path = canonical(path)
-        return next((p for p in self.presets if p.entry_calls.matches(path)), None)
+        return self._first("entry_calls", path)
 
     def recorded_decorator(self, path: str) -> Preset | None:
-        path = canonical(path)
-        return next((p for p in self.presets if p.recorded_decorators.matches(path)), None)
+        return self._first("recorded_decorators", path)
 
     def recorded_registrar(self, path: str) -> Preset | None:
-        path = canonical(path)
-        return next((p for p in self.presets if p.recorded_registrars.matches(path)), None)
+        return self._first("recorded_registrars", path)
 
     def context_parameter(self, path: str) -> Preset | None:
         """The preset whose run context a parameter annotation names (`ctx: OrchestrationContext`)."""
-        path = canonical(path)
-        return next((p for p in self.presets if p.context_types.matches(path)), None)
+        return self._first("context_types", path)
 
     def recorder(self, path: str) -> Preset | None:
         """The preset that runs the callable handed to this call recorded (`ctx.run(fn)`)."""
-        path = canonical(path)
-        return next((p for p in self.presets if p.recorders.matches(path)), None)
+        return self._first("recorders", path)
 
     # ------------------------------------------------------------------ suspending calls
 
     def suspending(self, path: str, keywords: frozenset[str]) -> Preset | None:
         """The preset whose run stops at this call until it is resumed (`interrupt()`)."""
-        path = canonical(path)
-        return next((p for p in self.presets if p.suspends.suspends(path, keywords)), None)
+        key = ("suspends", (path, keywords))
+        if key not in self._answers:
+            canon = canonical(path)
+            found = next((p for p in self.presets if p.suspends.suspends(canon, keywords)), None)
+            self._answers[key] = found
+        return self._answers[key]  # type: ignore[return-value]
 
     def conditional_function(self, path: str) -> Preset | None:
         """The preset that replays what this decorator marks only when it reaches a suspend."""
-        path = canonical(path)
-        return next((p for p in self.presets if p.suspends.functions.matches(path)), None)
+        return self._first("suspend_functions", path)
 
     def conditional_registrar(self, path: str) -> Preset | None:
-        path = canonical(path)
-        return next((p for p in self.presets if p.suspends.registrars.matches(path)), None)
+        return self._first("suspend_registrars", path)
 
     # ------------------------------------------------------------------ hosted callables
 
@@ -159,30 +181,42 @@ class Frameworks:
         """The rules of callables the framework calls inside a workflow that this call is in."""
         if not self._hosted:
             return []
-        path = canonical(path)
-        return [(preset, rule) for preset, rule in self._hosted if rule.calls.matches(path)]
+        key = ("hosted", path)
+        if key not in self._answers:
+            canon = canonical(path)
+            found = [(preset, rule) for preset, rule in self._hosted if rule.calls.matches(canon)]
+            self._answers[key] = found
+        return list(self._answers[key])  # type: ignore[call-overload]
 
     # ------------------------------------------------------------------ replay facts
 
     def command(self, path: str) -> bool:
         """Does the history record this call's arguments (a recorder, a timer, a signal, ...)?"""
-        path = canonical(path)
-        return any(
-            p.recorders.matches(path) or p.replay.commands.matches(path) for p in self.presets
-        )
+        key = ("command", path)
+        if key not in self._answers:
+            canon = canonical(path)
+            self._answers[key] = any(
+                p.recorders.matches(canon) or p.replay.commands.matches(canon) for p in self.presets
+            )
+        return bool(self._answers[key])
 
     def keys(self, path: str) -> tuple[str, ...] | None:
         """The arguments by which a replay finds this recorded call's result (None: all)."""
-        path = canonical(path)
-        for preset in self.presets:
-            for keys in preset.replay.keys:
-                if keys.calls.matches(path):
-                    return keys.arguments
-        return None
+        key = ("keys", path)
+        if key not in self._answers:
+            canon = canonical(path)
+            matching = (
+                k.arguments for p in self.presets for k in p.replay.keys if k.calls.matches(canon)
+            )
+            self._answers[key] = next(matching, None)
+        return self._answers[key]  # type: ignore[return-value]
 
     def logger(self, path: str) -> bool:
-        path = canonical(path)
-        return any(p.replay.loggers.matches(path) for p in self.presets)
+        key = ("logger", path)
+        if key not in self._answers:
+            canon = canonical(path)
+            self._answers[key] = any(p.replay.loggers.matches(canon) for p in self.presets)
+        return bool(self._answers[key])
 
     def fixed_environment(self, path: str, names: list[str]) -> bool:
         """Is `path` a read whose value the frameworks `names` fix per deployed version?"""

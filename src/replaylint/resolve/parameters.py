@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from replaylint.parse.children import children
 from replaylint.resolve.model import Func
 
 # Builtins that look at an object without calling it.
@@ -51,7 +52,7 @@ def _inspected_only(node: cst.FunctionDef, name: str) -> bool:
             continue
         if isinstance(current, cst.Name):
             uses.setdefault(current.value, []).append(current)
-        for child in current.children:
+        for child in children(current):
             parents[id(child)] = current
             stack.append(child)
     return _names_looked_at(name, uses, parents, set())
@@ -114,5 +115,5 @@ def _mentions(node: cst.CSTNode, name: str) -> bool:
         current = stack.pop()
         if isinstance(current, cst.Name) and current.value == name:
             return True
-        stack.extend(current.children)
+        stack.extend(children(current))
     return False

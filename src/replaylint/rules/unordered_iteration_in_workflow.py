@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.core.codes import Code
+from replaylint.parse.children import children
 from replaylint.resolve.facts import BuiltinCall, Fact, Iteration, MethodCall
 from replaylint.resolve.model import FunctionInfo, Hit
 from replaylint.resolve.values import SetOf, Value, hashes_by_value
@@ -68,7 +69,7 @@ def _parent(root: cst.CSTNode | None, node: cst.CSTNode) -> cst.CSTNode | None:
     stack = [root] if root is not None else []
     while stack:
         current = stack.pop()
-        for child in current.children:
+        for child in children(current):
             if child is node:
                 return current
             stack.append(child)

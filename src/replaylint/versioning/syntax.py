@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from replaylint.parse import children as fields
 from replaylint.resolve.facts import Call
 from replaylint.resolve.model import FunctionInfo
 from replaylint.resolve.values import Const, Value
@@ -199,7 +200,7 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
         return [node.left, *(c.comparator for c in node.comparisons)]
     if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
         return [element.value for element in node.elements]
-    return node.children
+    return fields.children(node)
 
 
 def choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Item:

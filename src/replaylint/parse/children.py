@@ -1,0 +1,54 @@
+"""A node's children without rebuilding it.
+
+LibCST's `node.children` collects them by running the node's `_visit_and_replace_children`,
+which constructs (and validates) a copy of the node: on a large module a traversal through
+`children` costs more than parsing it. The fields that method visits, in the order it visits
+them, are read once per class from its source (each visit names its field:
+`visit_required(self, "func", self.func, visitor)`), and the children are then read straight
+from those fields: the same nodes, in the same (lexical) order, with nothing built.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Sequence
+
+import libcst as cst
+
+_VISITED_FIELD = re.compile(r"visit_\w+\(\s*self,\s*\"(\w+)\"")
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # None: the source cannot be read
+
+
+def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """`node.children`, read from the node's fields."""
+    kind = type(node)
+    if kind not in _FIELDS:
+        _FIELDS[kind] = _visited_fields(kind)
+    fields = _FIELDS[kind]
+    if fields is None:
+        return node.children
+    found: list[cst.CSTNode] = []
+    for name in fields:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            found.append(value)
+        elif isinstance(value, (tuple, list)):
+            found.extend(item for item in value if isinstance(item, cst.CSTNode))
+    return found
+
+
+def _visited_fields(kind: type) -> tuple[str, ...] | None:
+    """The fields `kind`'s `_visit_and_replace_children` visits, in order (None when its source
+    is not to be had, as in a frozen build: `node.children` then)."""
+    for owner in kind.__mro__:
+        method = owner.__dict__.get("_visit_and_replace_children")
+        if method is None:
+            continue
+        try:
+            source = inspect.getsource(method)
+        except (OSError, TypeError):
+            return None
+        # A field visited in one of two ways (`names`: a star, or a sequence) is named twice.
+        return tuple(dict.fromkeys(_VISITED_FIELD.findall(source)))
+    return None
