@@ -12,12 +12,13 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The display names of the candidates the engine actually parses and walks, run by run
     (what the cache and the ast gate spare it is not there)."""
     seen: list[str] = []
-    original = engine.check_records
+    for name in ("check_records", "check_registrars"):  # registrars are checked apart
+        original = getattr(engine, name)
 
-    def spy(candidates, *args, **kwargs):
-        candidates = list(candidates)
-        seen.extend(display for _, display, _ in candidates)
-        return original(candidates, *args, **kwargs)
+        def spy(candidates, *args, _original=original, **kwargs):
+            candidates = list(candidates)
+            seen.extend(display for _, display, _ in candidates)
+            return _original(candidates, *args, **kwargs)
 
-    monkeypatch.setattr(engine, "check_records", spy)
+        monkeypatch.setattr(engine, name, spy)
     return seen

@@ -102,8 +102,9 @@ def test_an_edited_workflow_is_the_only_module_checked_again(
     checked.clear()
     (project / "flow1.py").write_text(WORKFLOW.format(n=1) + "\n\n# edited\n")
     _check(cache)
-    # worker.py registers functions of other files: it is read again with whatever is checked.
-    assert checked == ["flow1.py", "worker.py"]
+    # worker.py registers functions of other files: what it registers is the index's summary
+    # while the files it reaches are unchanged, so it is not read again.
+    assert checked == ["flow1.py"]
 
 
 def test_a_helper_edit_rechecks_the_workflows_that_reach_it(project: Path, tmp_path: Path, checked):
@@ -112,9 +113,35 @@ def test_a_helper_edit_rechecks_the_workflows_that_reach_it(project: Path, tmp_p
     checked.clear()
     (project / "helpers.py").write_text(SAFE_HELPER)
     after = _check(cache)
-    assert sorted(checked) == ["flow0.py", "flow1.py", "flow2.py", "worker.py"]
+    assert sorted(checked) == ["flow0.py", "flow1.py", "flow2.py"]
     assert "ADK-W005" in before and "ADK-W005" not in after
     assert after == _check(None)
+
+
+def test_an_edit_a_registrar_reaches_reads_the_registrars_again(
+    project: Path, tmp_path: Path, checked
+):
+    cache = Cache(tmp_path / "cache")
+    _check(cache)
+    checked.clear()
+    (project / "orchestrators.py").write_text(ORCHESTRATORS.replace("uuid.uuid4()", "'fixed'"))
+    after = _check(cache)
+    # worker.py imports orchestrators.py: its summary (and its record) depend on it.
+    assert sorted(checked) == ["worker.py"]
+    assert "orchestrators.py:5: ADK-W002" not in after
+    assert after == _check(None)
+
+
+def test_registrars_are_read_once_whatever_the_batches(
+    project: Path, checked, monkeypatch: pytest.MonkeyPatch
+):
+    for n in range(3, 9):
+        (project / f"flow{n}.py").write_text(WORKFLOW.format(n=n))
+    monkeypatch.setattr(batches, "BATCH", 3)
+    report = _check(None, jobs=1)
+    assert checked.count("worker.py") == 1
+    assert len([c for c in checked if c.startswith("flow")]) == 9
+    assert "orchestrators.py:5: ADK-W002" in report  # registered in a batch without worker.py
 
 
 def test_a_registration_change_is_seen_in_the_module_it_registered(project: Path, tmp_path: Path):
@@ -223,7 +250,7 @@ def test_parallel_batches_report_exactly_what_a_serial_run_does(
     serial = _check(None, jobs=1)
     assert _check(None, jobs=2) == serial
     assert serial.count(": ADK-W005 ") == 9  # one per workflow, in the text report
-    assert "orchestrators.py:5: ADK-W002" in serial  # its registrar is read with every batch
+    assert "orchestrators.py:5: ADK-W002" in serial  # what its registrar registers, everywhere
 
 
 def test_named_files_see_their_dependents_through_the_cache(project: Path, tmp_path: Path):

@@ -17,6 +17,7 @@ from replaylint.engine.located import locate
 from replaylint.engine.project import Project, module_key
 from replaylint.engine.raw import Raw, findings_for
 from replaylint.engine.records import ERROR, FAILED, HELPERS, PLAIN, WORKFLOW, Record, assemble
+from replaylint.engine.registrations import Registrations, summary
 from replaylint.graph.callgraph import UnsafeHelpers
 from replaylint.graph.imports import classify, reached_modules
 from replaylint.graph.suspends import settle
@@ -46,6 +47,7 @@ def check_records(
     project: Project,
     focus: frozenset[Path] | None = None,
     tick: Callable[[], None] | None = None,
+    registrations: Registrations | None = None,
 ) -> list[Record]:
     """What is known of each candidate once checked: one Record per candidate (and per module
     another file's registration made workflow code), in candidate order.
@@ -56,8 +58,20 @@ def check_records(
     limit is never changed: the walk, its positions and CPython's verdict all fit in the limit
     the caller has, so concurrent callers share nothing and no other thread sees a new setting.
     """
+    project.registrations = registrations
     work = partial(_check_records, list(candidates), project, focus, tick)
     return stacks.on_fresh_stack(work, 256 * stacks.MIB, "replaylint-check")
+
+
+def check_registrars(
+    candidates: Iterable[Candidate], project: Project, tick: Callable[[], None] | None = None
+) -> tuple[list[Record], Registrations]:
+    """The records of the files that register other files' functions, checked together, and
+    the summary of what they register that every other batch applies (registrations.py)."""
+    found: list[Registrations] = []
+    work = partial(_check_records, list(candidates), project, None, tick, found)
+    records = stacks.on_fresh_stack(work, 256 * stacks.MIB, "replaylint-check")
+    return records, found[0]
 
 
 def _failed(path: str, display: str, data: bytes, span: Span, reason: str) -> Record:
@@ -81,12 +95,19 @@ def _check_records(
     project: Project,
     focus: frozenset[Path] | None,
     tick: Callable[[], None] | None = None,
+    summaries: list[Registrations] | None = None,
 ) -> list[Record]:
     """`focus`: the files a user named (a commit's, an editor's); the workflow modules that do
-    not reach them are read for what they reach, and get no record."""
+    not reach them are read for what they reach, and get no record. `summaries`: given when
+    the candidates are the registrars, to hold what they register."""
     loaded = _load_candidates(candidates, project, tick)
+    read = [m for m in project.modules.values() if m is not None]
+    if summaries is not None:
+        summaries.append(summary(project.touched, read, project.frameworks))
+    if project.registrations is not None:
+        project.registrations.apply(read)  # where the registrars would have been walked
     # Every module is read: the functions replayed only because they suspend are known now.
-    settle([m for m in project.modules.values() if m is not None], project.frameworks)
+    settle(read, project.frameworks)
     _classify(loaded)
     _add_registered(loaded, project)
     checked = loaded.workflows

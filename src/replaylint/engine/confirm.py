@@ -21,6 +21,8 @@ class Verdicts:
         kept: set[int] = set()
         pending: set[int] = set()
         unsandboxed = unsandboxed_classes(modules, project.frameworks)
+        if project.registrations is not None:  # the workers of registrars checked apart
+            unsandboxed |= project.registrations.unsandboxed
         for module in checked:
             path = module.workflow_path()
             replay: Replay | None = None

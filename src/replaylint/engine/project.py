@@ -29,6 +29,7 @@ from replaylint.resolve.workflows import MARKER, is_marked
 from replaylint.rules import dispatch
 
 if TYPE_CHECKING:
+    from replaylint.engine.registrations import Registrations
     from replaylint.installed import Installed
 
 log = logging.getLogger("replaylint")
@@ -69,6 +70,10 @@ class Project:
         self.roots = roots or Roots()
         self.installed = installed  # packages named by `follow`, read with astroid
         self._installed_chains: dict[str, tuple[ChainLink, ...]] = {}
+        # Functions another module's walk registered (engine/registrations.py), in order.
+        self.touched: list[FunctionInfo] = []
+        # What the registrars, checked apart, register (given to a batch without them).
+        self.registrations: Registrations | None = None
 
     # ------------------------------------------------------------------ loading
 
@@ -188,6 +193,10 @@ class Project:
                 found = tuple(replace(s, path=_shown(s.path)) for s in steps or ())
             self._installed_chains[qualified] = found
         return found
+
+    def registered(self, info: FunctionInfo, by: ModuleInfo) -> None:
+        if info.module is not by:
+            self.touched.append(info)
 
     def replayed(self, framework: str, module: ModuleInfo) -> bool:
         preset = self.frameworks.get(framework)

@@ -4,7 +4,7 @@ and describe the fix of one finding for a code action."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -16,6 +16,7 @@ from replaylint.core.findings import Finding, Fixable, Report
 from replaylint.fixes.data import FixData, default_data
 from replaylint.fixes.edit import ModuleFixer, fix_module
 from replaylint.fixes.template import render
+from replaylint.parse import unvalidated
 
 _TITLE_WIDTH = 48
 OUTSIDE_WORKFLOW = "unsafe here: code outside the workflow calls this helper too"
@@ -59,30 +60,52 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
     """The fixes of every file the report's findings are in, by path; files no fix changes
     are left out. Nothing is written. Unsafe fixes only when `unsafe`."""
     data = data or default_data()
+    planned: dict[str, FileFix] = {}
+    for path, module, findings in _fixable_files(report):
+        fix = _file_fix(path, module, findings, data, unsafe)
+        if fix is not None:
+            planned[path] = fix
+    return planned
+
+
+def fixable(report: Report, data: FixData | None = None) -> Fixable:
+    """The findings `--fix` would fix, and those only `--unsafe-fixes` adds (each file read
+    and parsed once for both)."""
+    data = data or default_data()
+    safe: set[Finding] = set()
+    every: set[Finding] = set()
+    for path, module, findings in _fixable_files(report):
+        for unsafe, found in ((False, safe), (True, every)):
+            fix = _file_fix(path, module, findings, data, unsafe)
+            if fix is not None:
+                found.update(fix.fixed)
+    return Fixable(frozenset(safe), frozenset(every - safe))
+
+
+def _fixable_files(report: Report) -> Iterator[tuple[str, cst.Module, list[Finding]]]:
+    """Each file holding a fixable finding, in path order: its tree and those findings."""
     by_path: dict[str, list[Finding]] = {}
     for finding in _fixable(report.findings):
         by_path.setdefault(finding.path, []).append(finding)
-    planned: dict[str, FileFix] = {}
     for path in sorted(by_path):
         file = Path(path)
         if not file.is_file():
             continue  # stdin, or a file gone since the check
         try:
-            module = cst.parse_module(file.read_bytes())
+            module = unvalidated.parse_module(file.read_bytes())
         except (cst.ParserSyntaxError, OSError, UnicodeDecodeError, RecursionError):
             continue
-        edited, fixed = fix_module(module, by_path[path], data, unsafe=unsafe)
-        if fixed and edited.code != module.code:
-            ordered = tuple(sorted(fixed, key=Finding.sort_key))
-            planned[path] = FileFix(path, module.code, edited.code, ordered, module.encoding)
-    return planned
+        yield path, module, by_path[path]
 
 
-def fixable(report: Report, data: FixData | None = None) -> Fixable:
-    """The findings `--fix` would fix, and those only `--unsafe-fixes` adds."""
-    safe = {f for fix in plan(report, unsafe=False, data=data).values() for f in fix.fixed}
-    every = {f for fix in plan(report, unsafe=True, data=data).values() for f in fix.fixed}
-    return Fixable(frozenset(safe), frozenset(every - safe))
+def _file_fix(
+    path: str, module: cst.Module, findings: list[Finding], data: FixData, unsafe: bool
+) -> FileFix | None:
+    edited, fixed = fix_module(module, findings, data, unsafe=unsafe)
+    if not fixed or edited.code == module.code:
+        return None
+    ordered = tuple(sorted(fixed, key=Finding.sort_key))
+    return FileFix(path, module.code, edited.code, ordered, module.encoding)
 
 
 def apply(

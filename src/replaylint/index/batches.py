@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path
 from replaylint.engine.records import Record, assemble
+from replaylint.engine.registrations import Registrations
 from replaylint.index.limits import address_space_room, memory_limit
 from replaylint.index.pools import pool_context, processes_for, too_large
 from replaylint.index.project_index import Index, tree_digest
@@ -67,7 +69,7 @@ def check_group(
     fresh: list[Record] = []
     if missed:
         registrars = [_candidate(d) for d in registering]
-        fresh = _compute(missed, registrars, config, tick, jobs, project)
+        fresh = _compute(missed, registrars, config, tick, jobs, project, index, tree)
     candidates = {real(d.path) for d in decisions}
     outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
     if index is not None:
@@ -139,10 +141,14 @@ def _compute(
     tick: Callable[[], None] | None,
     jobs: int,
     project: Project | None,
+    index: Index | None = None,
+    tree: str = "",
 ) -> list[Record]:
-    """Records of the candidates that need checking. Every batch also reads the files that
-    register functions, so a registration counts in whichever batch its function is checked.
-    A module predicted not to fit in the memory there is is ADK-E001 before any is parsed."""
+    """Records of the candidates that need checking. The files that register functions are
+    checked first, together, once: what they register is a summary every batch applies
+    (engine/registrations.py), so a registration counts in whichever batch its function is
+    checked. A module predicted not to fit in the memory there is is ADK-E001 before any is
+    parsed."""
     if project is not None:  # the caller's own Project: one batch, in this process
         from replaylint.engine.check import check_records
 
@@ -160,34 +166,81 @@ def _compute(
         records.append(unchecked(candidate, reason))
         if tick is not None:
             tick()
-    batches = []
-    for start in range(0, len(fitting), BATCH):
-        own = fitting[start : start + BATCH]
-        named = {path for path, _, _ in own}
-        batches.append((own, [r for r in registrars if r[0] not in named]))
+    registering = {path for path, _, _ in registrars}
+    summary, first = _registrations(registrars, registering, fitting, config, index, tree, tick)
+    records.extend(first)
+    fitting = [c for c in fitting if c[0] not in registering]
+    batches = [fitting[start : start + BATCH] for start in range(0, len(fitting), BATCH)]
     if jobs <= 1 or len(batches) <= 1:
-        for own, shared in batches:
-            records.extend(_check_batch(config, own + shared, tick))
+        for own in batches:
+            records.extend(_check_batch(config, own, tick, summary))
         return records
     from replaylint.index.survival import Batch, check_surviving
 
     largest = max(len(data) for _, _, data in fitting)
-    heaviest = max(sum(len(c[2]) for c in own + shared) for own, shared in batches)
+    heaviest = max(sum(len(c[2]) for c in own) for own in batches)
     processes = processes_for(jobs, len(batches), largest, heaviest, limit)
-    surviving = [Batch(own, shared) for own, shared in batches]
-    records.extend(
-        check_surviving(surviving, config, _check_batch, processes, pool_context(), tick)
-    )
+    check = partial(_check_batch, registrations=summary)
+    surviving = [Batch(own) for own in batches]
+    records.extend(check_surviving(surviving, config, check, processes, pool_context(), tick))
     return records
 
 
+def _registrations(
+    registrars: list[Candidate],
+    registering: set[str],
+    fitting: list[Candidate],
+    config: Config,
+    index: Index | None,
+    tree: str,
+    tick: Callable[[], None] | None,
+) -> tuple[Registrations | None, list[Record]]:
+    """What the registrars register, and their records when they need checking: from the
+    index while every file they reach is as it was, else from checking them all together."""
+    if not registrars:
+        return None, []
+    checking = any(path in registering for path, _, _ in fitting)
+    stored = index.registrations(tree) if index is not None and not checking else None
+    if stored is not None:
+        return stored, []
+    from replaylint.engine.check import check_registrars
+    from replaylint.engine.project import project_for
+
+    missed = {path for path, _, _ in fitting}
+    # The registrars to check come first, and only they count as done (the others' records
+    # were counted when the index gave them).
+    ordered = sorted(registrars, key=lambda r: (r[0] not in missed, r[0]))
+    counted = _first_ticks(tick, sum(r[0] in missed for r in registrars))
+    records, summary = check_registrars(ordered, project_for(config), counted)
+    if index is not None:
+        index.keep_registrations(summary, records)
+    return summary, records
+
+
+def _first_ticks(tick: Callable[[], None] | None, count: int) -> Callable[[], None] | None:
+    """`tick`, passed on for its first `count` calls only."""
+    if tick is None:
+        return None
+    left = [count]
+
+    def first() -> None:
+        if left[0] > 0:
+            left[0] -= 1
+            tick()
+
+    return first
+
+
 def _check_batch(
-    config: Config, batch: list[Candidate], tick: Callable[[], None] | None = None
+    config: Config,
+    batch: list[Candidate],
+    tick: Callable[[], None] | None = None,
+    registrations: Registrations | None = None,
 ) -> list[Record]:
     from replaylint.engine.check import check_records
     from replaylint.engine.project import project_for
 
-    return check_records(batch, project_for(config), None, tick)
+    return check_records(batch, project_for(config), None, tick, registrations)
 
 
 __all__ = ["BATCH", "check_group"]

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from replaylint.engine.records import Record, from_json, to_json
+from replaylint.engine.registrations import Registrations
+from replaylint.engine.registrations import from_json as registrations_from_json
 from replaylint.index.cache import SCHEMA, Cache
 from replaylint.index.decisions import FileDecision
 from replaylint.index.stamps import vouches
@@ -99,6 +101,7 @@ class Index:
         self.extras: list[str] = [
             e for e in _shaped(data.get("extras"), list, []) if isinstance(e, str)
         ]
+        self.registered: dict[str, Any] = _shaped(data.get("registrations"), dict, {})
         self._sha: dict[str, str | None] = {}
         self._real: dict[str, str] = {}
 
@@ -171,6 +174,30 @@ class Index:
             return None
         return record
 
+    def registrations(self, tree: str) -> Registrations | None:
+        """What the registrars register (engine/registrations.py), while the tree and every
+        file they reach are as they were when it was computed."""
+        stored = self.registered
+        if tree != self.tree or not stored:
+            return None
+        try:
+            summary = registrations_from_json(stored["summary"])
+            deps = [(str(path), str(sha)) for path, sha in stored["deps"]]
+        except (KeyError, TypeError, ValueError):
+            return None
+        if any(self.current_sha(dep) != sha for dep, sha in deps):
+            return None
+        return summary
+
+    def keep_registrations(self, summary: Registrations, records: list[Record]) -> None:
+        """The summary the registrars' `records` were computed with, and what it depends on."""
+        deps = {(r.path, r.sha) for r in records if r.path and r.sha}
+        deps |= {dep for r in records for dep in r.deps}
+        if not all(r.cacheable for r in records):
+            self.registered = {}
+            return
+        self.registered = {"summary": summary.to_json(), "deps": sorted(deps)}
+
     def update(
         self,
         records: list[Record],
@@ -207,6 +234,7 @@ class Index:
                 "tree": self.tree,
                 "records": self.records,
                 "extras": self.extras,
+                "registrations": self.registered,
             },
         )
 

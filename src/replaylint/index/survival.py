@@ -41,14 +41,13 @@ _REMEDIES = {
 @dataclass(frozen=True)
 class Batch:
     own: list[Candidate]  # the candidates it checks
-    shared: list[Candidate]  # read along with them (files that register others' functions)
 
     def task(self) -> list[Candidate]:
-        return self.own + self.shared
+        return self.own
 
     def halves(self) -> tuple[Batch, Batch]:
         middle = len(self.own) // 2
-        return Batch(self.own[:middle], self.shared), Batch(self.own[middle:], self.shared)
+        return Batch(self.own[:middle]), Batch(self.own[middle:])
 
 
 def check_surviving(

@@ -195,6 +195,7 @@ class Definitions(Walker):
         # The function's own module is the framework's (registered from another file or not).
         if framework not in info.module.frameworks:
             info.module.frameworks.append(framework)
+        self.project.registered(info, self.m)
 
     def _defer(self, entry: Pending) -> None:
         """A body to walk once the enclosing code has been (or when it is first called)."""

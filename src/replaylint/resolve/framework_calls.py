@@ -40,6 +40,7 @@ class FrameworkCalls(Walker):
             for info in (i for given in values for i in _callables(given)):
                 if info.entry is None:
                     info.suspending = registered.name
+                    self.project.registered(info, self.m)
         if recorded_by is not None and recorded_by.suspends.nested:
             # `ctx.run(child)`: recorded, unless the child itself suspends (settled later).
             for given in values:
@@ -49,6 +50,7 @@ class FrameworkCalls(Walker):
                         # Its body was walked before this call: once more, with its context.
                         self.walk_again |= child.module is self.m
                     child.suspending = recorded_by.name
+                    self.project.registered(child, self.m)
         for preset, rule in self.frameworks.hosted(path):
             value = self._hosted(node, path, preset, rule, receiver, values, value)
         return value
@@ -71,6 +73,7 @@ class FrameworkCalls(Walker):
                     value.info.activity = "recorded"
                 elif conditional is not None and value.info.entry is None:
                     value.info.suspending = conditional.name
+                self.project.registered(value.info, self.m)
         return True
 
     def _hosted(
@@ -112,6 +115,7 @@ class FrameworkCalls(Walker):
                     self._entry(info, preset.name)
                     if not info.exempt and info.activity is not None:
                         info.unit, info.activity = True, None  # a task placed in the workflow
+                    self.project.registered(info, self.m)
         return value
 
 

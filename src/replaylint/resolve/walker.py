@@ -124,6 +124,10 @@ class ModuleSource(Protocol):
         """Hops (path, line, call) by which a followed installed function reaches a root."""
         ...
 
+    def registered(self, info: FunctionInfo, by: ModuleInfo) -> None:
+        """`by`'s walk has just made `info` an entry, a recorded zone or a conditional one."""
+        ...
+
 
 Pending = tuple[FunctionInfo, Scope, "dict[str, Value]", bool]
 

@@ -1,0 +1,115 @@
+"""What the files that register other files' functions do to them, read once per run.
+
+A registrar (`worker.add_orchestrator(fn)`, `wfr.register_workflow(fn)`, a LangGraph plugin
+hosting a graph, a Temporal worker that runs workflows without the sandbox) changes what a
+function of another module is: an entry, a recorded zone, replayed only if it suspends. Every
+batch needs those facts for the modules it checks, so every batch used to read every registrar
+again. Now the registrars are checked once, on a Project of their own, and what their walks did
+to other modules' functions, with the workflow classes their workers run unsandboxed, becomes a
+summary that each batch applies to the modules it loads: the registrars are parsed once per run,
+and the records are those the batches computed before.
+
+A function is named by its module's path, its qualified name and which of that module's
+functions of that name it is (lambdas share one). The summary holds each touched function's
+state after every registrar was walked, before anything is settled (graph/suspends.py settles
+it again in each batch, from the same state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from replaylint.graph.state import unsandboxed_classes
+from replaylint.presets.frameworks import Frameworks
+from replaylint.resolve.model import FunctionInfo, ModuleInfo
+
+# The attributes of a function a registration sets.
+_SET = ("entry", "activity", "suspending", "unit")
+
+
+@dataclass(frozen=True)
+class Touched:
+    path: str  # the module's key path
+    qualname: str
+    nth: int  # which of the module's functions of this qualified name
+    state: tuple[Any, ...]  # the values of _SET, in order
+
+
+@dataclass
+class Registrations:
+    touched: list[Touched] = field(default_factory=list)
+    unsandboxed: frozenset[str] = frozenset()
+
+    def apply(self, modules: Iterable[ModuleInfo]) -> None:
+        """Give the functions of `modules` what the registrars made them."""
+        if not self.touched:
+            return
+        by_path: dict[str, list[Touched]] = {}
+        for item in self.touched:
+            by_path.setdefault(item.path, []).append(item)
+        for module in modules:
+            items = by_path.get(str(module.path))
+            if not items:
+                continue
+            named = _by_name(module)
+            for item in items:
+                same = named.get(item.qualname, [])
+                if item.nth < len(same):
+                    _set(same[item.nth], item.state)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "touched": [[t.path, t.qualname, t.nth, list(t.state)] for t in self.touched],
+            "unsandboxed": sorted(self.unsandboxed),
+        }
+
+
+def from_json(data: Any) -> Registrations:
+    """Raises (KeyError, TypeError, ValueError) on anything but what to_json writes."""
+    touched = [
+        Touched(str(path), str(qualname), int(nth), tuple(state))
+        for path, qualname, nth, state in data["touched"]
+    ]
+    if any(len(t.state) != len(_SET) for t in touched):
+        raise ValueError("a touched function's state has another shape")
+    return Registrations(touched, frozenset(str(name) for name in data["unsandboxed"]))
+
+
+def summary(
+    touched: Iterable[FunctionInfo], modules: Iterable[ModuleInfo], frameworks: Frameworks
+) -> Registrations:
+    """The summary of a Project that read the registrars: the functions their walks touched in
+    other modules (Project.registered), as they are now, and the unsandboxed classes."""
+    found: dict[tuple[str, str, int], Touched] = {}
+    positions: dict[int, dict[str, list[FunctionInfo]]] = {}
+    for info in touched:
+        module = info.module
+        named = positions.get(id(module))
+        if named is None:
+            named = positions[id(module)] = _by_name(module)
+        same = named.get(info.qualname, [])
+        nth = next((i for i, f in enumerate(same) if f is info), None)
+        if nth is None:
+            continue  # dropped from its module (a walk that failed): nothing to carry
+        key = (str(module.path), info.qualname, nth)
+        found[key] = Touched(*key, tuple(getattr(info, name) for name in _SET))
+    return Registrations(
+        [found[key] for key in sorted(found)], unsandboxed_classes(list(modules), frameworks)
+    )
+
+
+def _by_name(module: ModuleInfo) -> dict[str, list[FunctionInfo]]:
+    named: dict[str, list[FunctionInfo]] = {}
+    for info in module.functions:
+        named.setdefault(info.qualname, []).append(info)
+    return named
+
+
+def _set(info: FunctionInfo, state: tuple[Any, ...]) -> None:
+    for name, value in zip(_SET, state, strict=True):
+        setattr(info, name, value)
+    framework = info.entry
+    if framework is not None and framework not in info.module.frameworks:
+        info.module.frameworks.append(framework)  # as Definitions._entry does
