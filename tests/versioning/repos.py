@@ -61,3 +61,31 @@ def found(root: Path, base: str = "HEAD") -> set[tuple[str, int, str]]:
     result = compared(root, base)
     assert not result.errors, result.errors
     return {(f.path, f.line, f.code.value) for f in result.findings}
+
+
+def reported(root: Path, base: str = "HEAD") -> list[tuple[str, int, str, str]]:
+    """Each finding as (path, line, code, the message's text in parentheses), in report order."""
+    result = compared(root, base)
+    assert not result.errors, result.errors
+    return [(f.path, f.line, f.code.value, f.call) for f in result.findings]
+
+
+def marked(name: str, text: str, details: list[str]) -> list[tuple[str, int, str, str]]:
+    """What the `# expect: ADK-V00x` markers of `text` (the new version of file `name`) ask
+    for, in line order, each with its message's detail, given in the same order."""
+    from replaylint.api.testing import expectations
+
+    marks = sorted(expectations(textwrap.dedent(text).lstrip("\n"), name))
+    assert len(marks) == len(details), (marks, details)
+    return [(m.path, m.line, m.code, detail) for m, detail in zip(marks, details, strict=True)]
+
+
+def check_change(
+    root: Path, name: str, base: str, new: str, details: list[str], **more: str
+) -> list[tuple[str, int, str, str]]:
+    """Commit `base` as file `name` (with the other files `more`), write `new` over it, and
+    assert that `check --base HEAD` reports exactly what its markers and `details` say."""
+    repository(root, {name: base, **more}, {name: new})
+    found = reported(root)
+    assert found == marked(name, new, details)
+    return found

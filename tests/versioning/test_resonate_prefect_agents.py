@@ -1,0 +1,276 @@
+"""Resonate's promise sequence, Prefect's pause keys and Microsoft Agent Framework's durable
+orchestrations: positional histories, each case a git repository whose findings (code, line,
+message) are exactly what the new file's markers and the details listed say."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from tests.versioning.repos import check_change
+
+
+def _module(template: str, body: str) -> str:
+    return template.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), "    "))
+
+
+RESONATE = """
+from datetime import timedelta
+
+from resonate.context import Context
+from resonate.resonate import Resonate
+
+resonate = Resonate(url="http://localhost:8001")
+
+
+def price(ctx: Context, sku: str) -> float:
+    return 1.0
+
+
+def discount(ctx: Context, sku: str) -> float:
+    return 0.1
+
+
+@resonate.register(name="quote", version=1)
+async def quote(ctx: Context, sku: str) -> dict:
+{body}
+    return {{}}
+"""
+
+RESONATE_CASES = {
+    # The settled promise at that position holds price's value: discount would get it.
+    "child replaced at a position": (
+        "amount = await ctx.run(price, sku)\nawait ctx.sleep(timedelta(hours=1))",
+        "amount = await ctx.run(discount, sku)  # expect: ADK-V001\n"
+        "await ctx.sleep(timedelta(hours=1))",
+        ["quote (version 1): was: function price, now: function discount"],
+    ),
+    "sleep added before a child": (
+        "amount = await ctx.run(price, sku)",
+        "await ctx.sleep(timedelta(minutes=1))  # expect: ADK-V001\n"
+        "amount = await ctx.run(price, sku)",
+        ["quote (version 1): was: function price, now: sleep"],
+    ),
+    "rpc by name replaces a local run": (
+        "amount = await ctx.run(price, sku)",
+        "amount = await ctx.rpc('pricing', sku)  # expect: ADK-V001",
+        ["quote (version 1): was: function price, now: function pricing"],
+    ),
+    # Silent: a promise past the last one a run recorded is created fresh; arguments and the
+    # options a child runs with are not in the promise's place.
+    "promise added at the end": (
+        "amount = await ctx.run(price, sku)",
+        "amount = await ctx.run(price, sku)\napproval = ctx.promise(timeout=timedelta(hours=4))",
+        [],
+    ),
+    "arguments and options changed": (
+        "amount = await ctx.run(price, sku)",
+        "amount = await ctx.options(timeout=60).run(price, sku.upper())",
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RESONATE_CASES))
+def test_resonate(case: str, tmp_path: Path) -> None:
+    base, new, details = RESONATE_CASES[case]
+    check_change(tmp_path, "quote.py", _module(RESONATE, base), _module(RESONATE, new), details)
+
+
+def test_resonate_versions_are_functions_of_their_own(tmp_path: Path) -> None:
+    base = _module(RESONATE, "amount = await ctx.run(price, sku)")
+    # The version bumped in place: promises of version 1 find no function left to resume.
+    bumped = base.replace("version=1)", "version=2)").replace(
+        "async def quote(", "async def quote(  # expect: ADK-V002\n    "
+    )
+    check_change(
+        tmp_path / "bumped",
+        "quote.py",
+        base,
+        bumped,
+        ["was: quote (version 1), now: quote (version 2)"],
+    )
+    # Version 2 beside version 1, which is left as it was: nothing to report.
+    beside = base + textwrap.dedent(
+        """
+
+        @resonate.register(name="quote", version=2)
+        async def quote_v2(ctx: Context, sku: str) -> dict:
+            await ctx.sleep(timedelta(minutes=1))
+            return {}
+        """
+    )
+    check_change(tmp_path / "beside", "quote.py", base, beside, [])
+
+
+def test_a_resonate_child_is_found_by_its_place_not_its_name(tmp_path: Path) -> None:
+    child = """
+    async def {name}(ctx: Context, sku: str) -> None:
+        await ctx.sleep(timedelta(days=1))
+    """
+    base = _module(RESONATE, "await ctx.run(remind, sku)") + textwrap.dedent(
+        child.format(name="remind")
+    )
+    # The nested child renamed: its parent runs another function at that place (V001); the
+    # child itself is no registered name (no V002 on it).
+    new = _module(RESONATE, "await ctx.run(nudge, sku)  # expect: ADK-V001") + textwrap.dedent(
+        child.format(name="nudge")
+    )
+    check_change(
+        tmp_path,
+        "quote.py",
+        base,
+        new,
+        ["quote (version 1): was: function remind, now: function nudge"],
+    )
+
+
+PREFECT = """
+from prefect import flow, suspend_flow_run, task
+from prefect.flow_runs import pause_flow_run
+
+
+@task(persist_result=True)
+def build_report() -> dict:
+    return {{}}
+
+
+@task(persist_result=True)
+def send_report(report: dict) -> None:
+    return None
+
+
+@flow(name="monthly", persist_result=True)
+def monthly(run_id: str) -> dict:
+{body}
+    return {{}}
+"""
+
+PREFECT_CASES = {
+    # The default key is the count of this execution's pauses: a resumed run answers the new
+    # suspend with the old one's input, then stops again at the old one.
+    "suspend added before another": (
+        "report = build_report()\nsuspend_flow_run(timeout=3600)",
+        "pause_flow_run(timeout=60)  # expect: ADK-V001\n"
+        "report = build_report()\n"
+        "suspend_flow_run(timeout=3600)",
+        ["monthly: was: suspend, now: pause"],
+    ),
+    "suspend key renamed": (
+        "suspend_flow_run(key='approval', timeout=3600)",
+        "suspend_flow_run(key='approved', timeout=3600)  # expect: ADK-V001",
+        ["monthly: was: suspend approval, now: suspend approved"],
+    ),
+    # Silent: tasks are found by their cache key (inputs, source, run), not their place; a
+    # suspend of another flow run is not this run's; a suspend after the last is fresh.
+    "tasks reordered and added": (
+        "report = build_report()\nsend_report(report)\nsuspend_flow_run(timeout=3600)",
+        "send_report({})\nreport = build_report()\nsend_report(report)\nsuspend_flow_run(timeout=3600)",
+        [],
+    ),
+    "another run suspended": (
+        "suspend_flow_run(timeout=3600)",
+        "suspend_flow_run(flow_run_id=run_id)\nsuspend_flow_run(timeout=3600)",
+        [],
+    ),
+    "suspend added after the last": (
+        "suspend_flow_run(timeout=3600)\nreport = build_report()",
+        "suspend_flow_run(timeout=3600)\nreport = build_report()\nsuspend_flow_run(key='sign-off')",
+        [],
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PREFECT_CASES))
+def test_prefect(case: str, tmp_path: Path) -> None:
+    base, new, details = PREFECT_CASES[case]
+    check_change(tmp_path, "reports.py", _module(PREFECT, base), _module(PREFECT, new), details)
+
+
+def test_prefect_flow_renamed_and_flow_that_never_suspends(tmp_path: Path) -> None:
+    base = _module(PREFECT, "suspend_flow_run(timeout=3600)")
+    renamed = base.replace('flow(name="monthly"', 'flow(name="monthly-report"').replace(
+        "def monthly(", "def monthly(  # expect: ADK-V002\n    "
+    )
+    check_change(
+        tmp_path / "renamed", "reports.py", base, renamed, ["was: monthly, now: monthly-report"]
+    )
+    # A flow that never suspends runs once: it is no workflow, whatever it calls.
+    never = _module(PREFECT, "report = build_report()")
+    changed = _module(PREFECT, "send_report({})\nreport = build_report()")
+    check_change(tmp_path / "never", "reports.py", never, changed, [])
+
+
+AGENTS = """
+import azure.durable_functions as df
+from agent_framework import Agent, WorkflowBuilder
+from agent_framework.openai import OpenAIChatClient
+from agent_framework_azurefunctions import AgentFunctionApp
+
+drafter = Agent(client=OpenAIChatClient(), name="Drafter", instructions="Draft a reply.")
+checker = Agent(client=OpenAIChatClient(), name="Checker", instructions="Check it.")
+
+
+def {condition}(message) -> bool:
+    return len(str(message)) > 100
+
+
+replies = WorkflowBuilder(name="replies", start_executor=drafter).add_edge(
+    drafter, checker, condition={condition}
+).build()
+app = AgentFunctionApp(agents=[drafter, checker], workflow=replies)
+
+
+@app.activity_trigger(input_name="trip")
+def book(trip: dict) -> str:
+    return "booked"
+
+
+@app.orchestration_trigger(context_name="context")
+def {name}(context: df.DurableOrchestrationContext):
+{body}
+    return 1
+"""
+
+
+def agents(body: str, name: str = "brief", condition: str = "long_reply") -> str:
+    text = textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
+    return AGENTS.format(body=text, name=name, condition=condition)
+
+
+RUN = "answer = yield app.get_agent(context, 'Drafter').run('Summarise the day.')"
+BOOK = "yield context.call_activity('book', {'to': 'Lisbon'})"
+
+AGENT_CASES = {
+    "activity added before the agent's run": (
+        RUN,
+        f"{BOOK}  # expect: ADK-V001\n{RUN}",
+        ["brief: was: agent, now: activity book"],
+    ),
+    "agent run removed": (
+        f"{RUN}\n{BOOK}",
+        f"{BOOK}  # expect: ADK-V001",
+        ["brief: was: agent, now: activity book"],
+    ),
+    "activity added after the last call": (RUN, f"{RUN}\n{BOOK}", []),
+    "agent's message changed": (RUN, RUN.replace("the day", "the week"), []),
+}
+
+
+@pytest.mark.parametrize("case", sorted(AGENT_CASES))
+def test_agent_framework_orchestrations(case: str, tmp_path: Path) -> None:
+    base, new, details = AGENT_CASES[case]
+    check_change(tmp_path, "app.py", agents(base), agents(new), details)
+
+
+def test_agent_framework_names(tmp_path: Path) -> None:
+    base = agents(RUN)
+    renamed = agents(RUN, name="daily_brief").replace(
+        "def daily_brief(", "def daily_brief(  # expect: ADK-V002\n    "
+    )
+    check_change(tmp_path / "renamed", "app.py", base, renamed, ["was: brief, now: daily_brief"])
+    # A hosted workflow's edge condition is called from the framework's own orchestrator: no
+    # run looks it up by its name.
+    condition = agents(RUN, condition="is_long")
+    check_change(tmp_path / "condition", "app.py", base, condition, [])
