@@ -274,3 +274,44 @@ def test_agent_framework_names(tmp_path: Path) -> None:
     # run looks it up by its name.
     condition = agents(RUN, condition="is_long")
     check_change(tmp_path / "condition", "app.py", base, condition, [])
+
+
+WORKER = """
+from agent_framework_durabletask import DurableAIAgentOrchestrationContext
+from durabletask import task
+from durabletask.worker import TaskHubGrpcWorker
+
+
+def fetch(ctx: task.ActivityContext, draft: str) -> str:
+    return draft
+
+
+def review(ctx: task.OrchestrationContext, draft: str):
+    critic = DurableAIAgentOrchestrationContext(ctx).get_agent("critic")
+{body}
+    return 1
+
+
+worker = TaskHubGrpcWorker(host_address="localhost:4001")
+worker.add_orchestrator(review)
+worker.add_activity(fetch)
+"""
+
+
+def test_agent_runs_in_a_durabletask_orchestrator(tmp_path: Path) -> None:
+    """The durabletask orchestrator that wraps its context records each agent run as an entity
+    call of its history (the durabletask record knows the agent's run too)."""
+    run = "verdict = yield critic.run(f'review {draft}')"
+    fetched = "draft = yield ctx.call_activity(fetch, input=draft)"
+    check_change(
+        tmp_path / "added",
+        "review.py",
+        _module(WORKER, run),
+        _module(WORKER, f"{fetched}  # expect: ADK-V001\n{run}"),
+        ["review: was: agent, now: activity fetch"],
+    )
+    # The agent's prompt changed: arguments are not in the history's order of actions.
+    prompt = run.replace("f'review {draft}'", "f'critique {draft} strictly'")
+    check_change(
+        tmp_path / "prompt", "review.py", _module(WORKER, run), _module(WORKER, prompt), []
+    )
