@@ -343,3 +343,26 @@ def test_langgraph_nodes(tmp_path: Path) -> None:
     )
     check_change(tmp_path / "kept", "tickets.py", graph(one), kept, [])
     check_change(tmp_path / "once", "tickets.py", graph(one), graph(one, verdict="spam"), [])
+
+
+REGISTERED = """
+import dapr.ext.workflow as wf
+
+wfr = wf.WorkflowRuntime()
+
+
+def {function}(ctx: wf.DaprWorkflowContext, order: dict):{mark}
+    yield ctx.create_timer(60)
+
+
+wfr.register_workflow({function}, name="{name}")
+"""
+
+
+def test_dapr_names_given_at_registration(tmp_path: Path) -> None:
+    base = REGISTERED.format(function="order_flow", name="order", mark="")
+    # The function renamed, the name it is registered under kept: the same workflow.
+    kept = REGISTERED.format(function="process_order", name="order", mark="")
+    check_change(tmp_path / "kept", "orders.py", base, kept, [])
+    renamed = REGISTERED.format(function="order_flow", name="orders", mark="  # expect: ADK-V002")
+    check_change(tmp_path / "renamed", "orders.py", base, renamed, ["was: order, now: orders"])
