@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import textwrap
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -89,3 +90,32 @@ def check_change(
     found = reported(root)
     assert found == marked(name, new, details)
     return found
+
+
+Render = Callable[[str], str]
+# framework -> (the file's name, what writes a body into the file, case -> (base, new, details))
+Tables = dict[str, tuple[str, Render, dict[str, tuple[str, str, list[str]]]]]
+
+
+def body_in(template: str, body: str, indent: str = "    ") -> str:
+    """`template` with its `{body}` the given lines (dedented, then indented)."""
+    return template.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), indent))
+
+
+def cases_of(tables: Tables) -> list[tuple[str, str]]:
+    return [(framework, case) for framework, table in tables.items() for case in sorted(table[2])]
+
+
+def check_case(tables: Tables, framework: str, case: str, root: Path) -> None:
+    name, render, cases = tables[framework]
+    base, new, details = cases[case]
+    check_change(root, name, render(base), render(new), details)
+
+
+def check_renamed(
+    root: Path, name: str, base: str, change: tuple[str, str], definition: str, detail: str
+) -> None:
+    """`base` with `change` made in it (old text, new text): ADK-V002 on the line of
+    `definition` (the renamed workflow's def), with `detail` in its message, and nothing else."""
+    new = base.replace(*change).replace(definition, f"{definition}  # expect: ADK-V002\n    ")
+    check_change(root, name, base, new, [detail])

@@ -5,18 +5,19 @@ silent; the same work under a new key runs again for a run that did it (ADK-V001
 
 from __future__ import annotations
 
-import textwrap
+from functools import partial
 from pathlib import Path
 
 import pytest
-from tests.versioning.repos import check_change
+from tests.versioning.repos import (
+    Tables,
+    body_in,
+    cases_of,
+    check_case,
+    check_change,
+)
 
 from replaylint.presets.records import presets
-
-
-def _module(template: str, body: str) -> str:
-    return template.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), "    "))
-
 
 INNGEST = """
 from datetime import timedelta
@@ -79,21 +80,11 @@ INNGEST_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(INNGEST_CASES))
-def test_inngest(case: str, tmp_path: Path) -> None:
-    base, new, details = INNGEST_CASES[case]
-    check_change(tmp_path, "shop.py", _module(INNGEST, base), _module(INNGEST, new), details)
-
-
-def test_inngest_function_id(tmp_path: Path) -> None:
-    base = _module(INNGEST, CHARGE)
-    renamed = base.replace('fn_id="checkout"', 'fn_id="checkout-v2"').replace(
-        "async def checkout(", "async def checkout(  # expect: ADK-V002\n    "
-    )
-    check_change(tmp_path / "id", "shop.py", base, renamed, ["was: checkout, now: checkout-v2"])
+def test_inngest_function_renamed_under_its_id(tmp_path: Path) -> None:
+    base = body_in(INNGEST, CHARGE)
     # The Python function renamed under the same fn_id: the same function to Inngest.
     kept = base.replace("async def checkout(", "async def place_order(")
-    check_change(tmp_path / "function", "shop.py", base, kept, [])
+    check_change(tmp_path, "shop.py", base, kept, [])
 
 
 CLOUDFLARE = """
@@ -108,8 +99,7 @@ class {name}(WorkflowEntrypoint):{mark}
 
 
 def cloudflare(body: str, name: str = "Onboarding", mark: str = "") -> str:
-    text = textwrap.indent(textwrap.dedent(body).strip("\n"), "        ")
-    return CLOUDFLARE.format(body=text, name=name, mark=mark)
+    return body_in(CLOUDFLARE.replace("{name}", name).replace("{mark}", mark), body, " " * 8)
 
 
 ACCOUNT = """
@@ -153,12 +143,6 @@ CLOUDFLARE_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(CLOUDFLARE_CASES))
-def test_cloudflare(case: str, tmp_path: Path) -> None:
-    base, new, details = CLOUDFLARE_CASES[case]
-    check_change(tmp_path, "onboarding.py", cloudflare(base), cloudflare(new), details)
-
-
 def test_cloudflare_workflow_is_its_binding(tmp_path: Path) -> None:
     base = cloudflare(ACCOUNT)
     # The class renamed in place: the wrangler binding names the workflow, the class is only
@@ -188,6 +172,17 @@ def test_cloudflare_workflow_is_its_binding(tmp_path: Path) -> None:
     )
 
 
+TABLES: Tables = {
+    "inngest": ("shop.py", partial(body_in, INNGEST), INNGEST_CASES),
+    "cloudflare": ("onboarding.py", cloudflare, CLOUDFLARE_CASES),
+}
+
+
+@pytest.mark.parametrize(("framework", "case"), cases_of(TABLES))
+def test_a_change(framework: str, case: str, tmp_path: Path) -> None:
+    check_case(TABLES, framework, case, tmp_path)
+
+
 FUNCTIONAL = """
 from agent_framework import RunContext, step, workflow
 
@@ -210,8 +205,8 @@ async def payout(amount: float, ctx: RunContext) -> dict:{mark}
 
 
 def functional(body: str, name: str = "payout", description: str = "", mark: str = "") -> str:
-    text = textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
-    return FUNCTIONAL.format(body=text, name=name, description=description, mark=mark)
+    template = FUNCTIONAL.replace("{name}", name).replace("{description}", description)
+    return body_in(template.replace("{mark}", mark), body)
 
 
 STEPS = "ledger = await fetch('https://ledger.example.com')\nok = await approve(amount)"

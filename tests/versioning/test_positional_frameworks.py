@@ -8,17 +8,19 @@ flight can have recorded runs fresh in all of them: an addition at the end is si
 from __future__ import annotations
 
 import textwrap
+from functools import partial
 from pathlib import Path
 
 import pytest
-from tests.versioning.repos import check_change
+from tests.versioning.repos import (
+    Tables,
+    body_in,
+    cases_of,
+    check_case,
+    check_change,
+)
 
 from replaylint.presets.records import presets
-
-
-def _module(template: str, body: str, indent: str = "    ") -> str:
-    return template.format(body=textwrap.indent(textwrap.dedent(body).strip("\n"), indent))
-
 
 DAPR = """
 import dapr.ext.workflow as wf
@@ -86,12 +88,6 @@ DAPR_CASES = {
         [],
     ),
 }
-
-
-@pytest.mark.parametrize("case", sorted(DAPR_CASES))
-def test_dapr(case: str, tmp_path: Path) -> None:
-    base, new, details = DAPR_CASES[case]
-    check_change(tmp_path, "orders.py", _module(DAPR, base), _module(DAPR, new), details)
 
 
 VERSIONED = """
@@ -199,17 +195,8 @@ HATCHET_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(HATCHET_CASES))
-def test_hatchet(case: str, tmp_path: Path) -> None:
-    base, new, details = HATCHET_CASES[case]
-    check_change(tmp_path, "settle.py", _module(HATCHET, base), _module(HATCHET, new), details)
-
-
-def test_hatchet_task_renamed_and_plain_task_changed(tmp_path: Path) -> None:
-    base = _module(HATCHET, "await fetch_rates.aio_run(input)")
-    renamed = base.replace('durable_task(name="settle")', 'durable_task(name="settle-v2")')
-    renamed = renamed.replace("async def settle(", "async def settle(  # expect: ADK-V002\n    ")
-    check_change(tmp_path / "renamed", "settle.py", base, renamed, ["was: settle, now: settle-v2"])
+def test_hatchet_plain_task_changed(tmp_path: Path) -> None:
+    base = body_in(HATCHET, "await fetch_rates.aio_run(input)")
     # A plain task's body runs once per run of it: recorded, never replayed.
     plain = base.replace('return {"rate": 1}', 'return {"rate": 2, "source": "ecb"}')
     check_change(tmp_path / "plain", "settle.py", base, plain, [])
@@ -271,12 +258,6 @@ LANGGRAPH_CASES = {
         [],
     ),
 }
-
-
-@pytest.mark.parametrize("case", sorted(LANGGRAPH_CASES))
-def test_langgraph_functional(case: str, tmp_path: Path) -> None:
-    base, new, details = LANGGRAPH_CASES[case]
-    check_change(tmp_path, "place.py", _module(LANGGRAPH, base), _module(LANGGRAPH, new), details)
 
 
 GRAPH = """
@@ -366,3 +347,15 @@ def test_dapr_names_given_at_registration(tmp_path: Path) -> None:
     check_change(tmp_path / "kept", "orders.py", base, kept, [])
     renamed = REGISTERED.format(function="order_flow", name="orders", mark="  # expect: ADK-V002")
     check_change(tmp_path / "renamed", "orders.py", base, renamed, ["was: order, now: orders"])
+
+
+TABLES: Tables = {
+    "dapr": ("orders.py", partial(body_in, DAPR), DAPR_CASES),
+    "hatchet": ("settle.py", partial(body_in, HATCHET), HATCHET_CASES),
+    "langgraph": ("place.py", partial(body_in, LANGGRAPH), LANGGRAPH_CASES),
+}
+
+
+@pytest.mark.parametrize(("framework", "case"), cases_of(TABLES))
+def test_a_change(framework: str, case: str, tmp_path: Path) -> None:
+    check_case(TABLES, framework, case, tmp_path)
