@@ -177,7 +177,7 @@ def _loosened(block: Block, kinds: set[str]) -> Block:
     # Removed and renamed gates ride along as items of the prepared blocks.
     for item in cast(tuple[object, ...], block):
         if isinstance(item, DurableCommand) and item.kind in kinds:
-            items.append(DurableCommand(item.kind, ANY, item.where))
+            items.append(dataclasses.replace(item, target=ANY))
         elif isinstance(item, Gate):
             new, old = _loosened(item.new, kinds), _loosened(item.old, kinds)
             items.append(Gate(item.patch, new, old, item.where))
