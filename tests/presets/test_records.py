@@ -202,7 +202,10 @@ def _check(cache_folder: Path) -> list[tuple[str, int, Code, str]]:
         (lambda v: v.update(apart=["timer", "wait"]), "apart names 'wait', which is no command"),
         (lambda v: v.update({"fresh-tail": "yes"}), "fresh-tail must be true or false"),
         (lambda v: v.update({"version-keyword": 2}), "version-keyword must be text"),
-        (lambda v: v.update(unless={"timer": "timeout"}), "unless: timer must be a list of strings"),
+        (
+            lambda v: v.update(unless={"timer": "timeout"}),
+            "unless: timer must be a list of strings",
+        ),
     ],
 )
 def test_the_versioning_table_is_checked(change, message: str) -> None:  # type: ignore[no-untyped-def]
