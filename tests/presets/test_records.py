@@ -198,6 +198,14 @@ def _check(cache_folder: Path) -> list[tuple[str, int, Code, str]]:
         (lambda v: v["commands"].update(activity=["temporalio\\.(x"]), "is no regular expression"),
         (lambda v: v.update(given={"timer": {"calls": []}}), "given.timer needs a keyword"),
         (lambda v: v.update(model="sometimes"), "[versioning] needs a model"),
+        (lambda v: v.update(keyed=["step"]), "keyed names 'step', which is no command or step"),
+        (lambda v: v.update(apart=["timer", "wait"]), "apart names 'wait', which is no command"),
+        (lambda v: v.update({"fresh-tail": "yes"}), "fresh-tail must be true or false"),
+        (lambda v: v.update({"version-keyword": 2}), "version-keyword must be text"),
+        (
+            lambda v: v.update(unless={"timer": "timeout"}),
+            "unless: timer must be a list of strings",
+        ),
     ],
 )
 def test_the_versioning_table_is_checked(change, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -212,6 +220,22 @@ def test_every_record_says_what_its_history_records(name: str) -> None:
     facts = presets()[name].versioning
     assert facts.commands or facts.steps, "check --base would find no durable command"
     assert all(facts.targets.get(kind, ("0",)) is not None for kind in facts.commands)
+
+
+def test_how_a_command_is_found_again_is_read_from_the_record() -> None:
+    inngest, langgraph, prefect = (
+        presets()[n].versioning for n in ("inngest", "langgraph", "prefect")
+    )
+    assert "step" in inngest.keyed and not inngest.fresh_tail
+    assert langgraph.apart == {"interrupt"} and langgraph.fresh_tail
+    assert prefect.command_kind("prefect.suspend_flow_run", frozenset()) == "suspend"
+    assert prefect.command_kind("prefect.suspend_flow_run", frozenset({"flow_run_id"})) is None
+    functional = presets()["agent_framework_functional"].versioning
+    request = "agent_framework.RunContext().request_info"
+    assert functional.command_kind(request, frozenset({"request_id"})) == "request by id"
+    assert functional.command_kind(request, frozenset()) == "request"
+    assert presets()["dapr"].versioning.version_keyword == "version_name"
+    assert not presets()["cloudflare"].versioning.name_in_code
 
 
 def test_the_runtime_keeps_its_versioning_facts_in_a_table_of_its_own() -> None:

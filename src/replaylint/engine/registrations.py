@@ -25,8 +25,9 @@ from replaylint.graph.state import unsandboxed_classes
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.model import FunctionInfo, ModuleInfo
 
-# The attributes of a function a registration sets.
-_SET = ("entry", "activity", "suspending", "unit")
+# The attributes of a function a registration sets. (Its `registration`, the call that named
+# it, is a node of the registrar's tree: only `check --base` reads it, on a Project of its own.)
+_SET = ("entry", "activity", "suspending", "unit", "hosted")
 
 
 @dataclass(frozen=True)

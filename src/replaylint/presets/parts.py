@@ -97,8 +97,10 @@ class Integration:
 class Versioning:
     """What `check --base` needs of a framework: its versioning model, the calls and decorated
     functions its history records as durable commands (by kind), how a target is read from a
-    command's arguments, its version gates and their deprecation, its handler decorators, and
-    how a workflow's registered name is declared. Every pattern matches a resolved path."""
+    command's arguments, how a replay finds each kind again (by position, in one sequence or in
+    one of its own, or by its key), its version gates and their deprecation, its handler
+    decorators, and how a workflow's registered name is declared. Every pattern matches a
+    resolved path."""
 
     model: str  # "patching" or "pinned": how a deploy meets runs already in flight
     commands: dict[str, Patterns] = field(default_factory=dict)  # kind -> calls
@@ -112,16 +114,36 @@ class Versioning:
     name_decorators: Patterns = Patterns()  # decorators whose argument is the registered name
     patching_when: tuple[str, ...] = ()  # project text that switches a pinned model to patching
     pinned_when: tuple[str, ...] = ()  # project text that switches a patching model to pinned
+    unless: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> keywords: no command
+    # Kinds a replay finds by their key (the target: Inngest's step id), not by their position.
+    keyed: frozenset[str] = frozenset()
+    # Kinds numbered in a sequence of their own (LangGraph's interrupts count apart from tasks).
+    apart: frozenset[str] = frozenset()
+    # A command added after every command of the base is new work for a run in flight (its
+    # history holds nothing past the base's last command): not reported.
+    fresh_tail: bool = False
+    version_keyword: str = ""  # the entry decorator's keyword whose value joins the name
+    # False: the registered name lives outside the code (Cloudflare's wrangler binding names the
+    # workflow, the class is only what it runs): a class renamed in place is the same workflow.
+    name_in_code: bool = True
 
     def command_kind(self, path: str, keywords: frozenset[str]) -> str | None:
-        """The kind of durable command a call of `path` is (given its keyword arguments)."""
-        for kind, patterns in self.commands.items():
-            if patterns.matches(path):
-                return kind
+        """The kind of durable command a call of `path` is (given its keyword arguments): a kind
+        `given` a keyword first (Prefect's suspend with a key), none when one of its `unless`
+        keywords is given (a suspend of another flow run)."""
         for kind, (keyword, patterns) in self.given.items():
             if keyword in keywords and patterns.matches(path):
                 return kind
+        for kind, patterns in self.commands.items():
+            if patterns.matches(path):
+                return None if keywords & set(self.unless.get(kind, ())) else kind
         return None
+
+    def argued(self, kind: str) -> bool:
+        """Does the skeleton keep the code of this kind's other arguments? For a keyed kind, it
+        tells a renamed key from new work; where an addition at the end is silent (fresh-tail,
+        a sequence of its own), it tells a command inserted before its like from one appended."""
+        return kind in self.keyed or kind in self.apart or self.fresh_tail
 
     def step_kind(self, decorators: tuple[str, ...]) -> str | None:
         """The kind of command calling a function with these decorators is (a DBOS step)."""
@@ -144,7 +166,8 @@ _REPLAY_KEYS |= {"replayed-when", "keys"}
 MODULE_STATES = ("shared", "per-run")
 _VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
 _VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
-_VERSIONING_KEYS |= {"pinned-when"}
+_VERSIONING_KEYS |= {"pinned-when", "unless", "keyed", "apart", "fresh-tail", "version-keyword"}
+_VERSIONING_KEYS |= {"name-in-code"}
 
 
 def required_table(where: str, data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
@@ -259,32 +282,65 @@ def versioning_facts(where: str, table: object) -> Versioning:
         raise RecordError(f"{where}: [versioning] needs a model, one of {models}")
     place = f"{where} [versioning]"
     known(place, table, _VERSIONING_KEYS)
+    given = _given(place, table)
+    commands, steps = _kinds(place, table, "commands"), _kinds(place, table, "steps")
+    kinds = {*commands, *given, *steps}
+    targets = _subtable(place, table, "targets")
+    unless = _subtable(place, table, "unless")
+    return Versioning(
+        model=table["model"],
+        commands=commands,
+        given=given,
+        steps=steps,
+        targets={kind: strings(f"{place} targets", targets, kind) for kind in targets},
+        gates=optional_patterns(place, table, "gates"),
+        deprecations=optional_patterns(place, table, "deprecations"),
+        handlers=_kinds(place, table, "handlers"),
+        name_keyword=_text(place, table, "name-keyword", "name"),
+        name_decorators=optional_patterns(place, table, "name-decorators"),
+        patching_when=optional_patterns(place, table, "patching-when").sources,
+        pinned_when=optional_patterns(place, table, "pinned-when").sources,
+        unless={kind: strings(f"{place} unless", unless, kind) for kind in unless},
+        keyed=_declared_kinds(place, table, "keyed", kinds),
+        apart=_declared_kinds(place, table, "apart", kinds),
+        fresh_tail=_flag(place, table, "fresh-tail", False),
+        version_keyword=_text(place, table, "version-keyword", ""),
+        name_in_code=_flag(place, table, "name-in-code", True),
+    )
+
+
+def _given(place: str, table: dict[str, Any]) -> dict[str, tuple[str, Patterns]]:
+    """kind -> (keyword, calls): a call given that keyword is a command of that kind."""
     given: dict[str, tuple[str, Patterns]] = {}
     for kind, spec in _subtable(place, table, "given").items():
         if not isinstance(spec, dict) or not isinstance(spec.get("keyword"), str):
             raise RecordError(f"{place}: given.{kind} needs a keyword and calls")
         known(f"{place} given.{kind}", spec, {"keyword", "calls"})
         given[kind] = (spec["keyword"], patterns(f"{place} given.{kind}", spec, "calls"))
-    name_keyword = table.get("name-keyword", "name")
-    if not isinstance(name_keyword, str):
-        raise RecordError(f"{place}: name-keyword must be text")
-    return Versioning(
-        model=table["model"],
-        commands=_kinds(place, table, "commands"),
-        given=given,
-        steps=_kinds(place, table, "steps"),
-        targets={
-            kind: strings(f"{place} targets", _subtable(place, table, "targets"), kind)
-            for kind in _subtable(place, table, "targets")
-        },
-        gates=optional_patterns(place, table, "gates"),
-        deprecations=optional_patterns(place, table, "deprecations"),
-        handlers=_kinds(place, table, "handlers"),
-        name_keyword=name_keyword,
-        name_decorators=optional_patterns(place, table, "name-decorators"),
-        patching_when=optional_patterns(place, table, "patching-when").sources,
-        pinned_when=optional_patterns(place, table, "pinned-when").sources,
-    )
+    return given
+
+
+def _declared_kinds(place: str, table: dict[str, Any], key: str, kinds: set[str]) -> frozenset[str]:
+    """A list of kinds (`keyed`, `apart`), each one the record declares."""
+    listed = optional_strings(place, table, key)
+    unknown = sorted(set(listed) - kinds)
+    if unknown:
+        raise RecordError(f"{place}: {key} names {unknown[0]!r}, which is no command or step kind")
+    return frozenset(listed)
+
+
+def _text(place: str, table: dict[str, Any], key: str, default: str) -> str:
+    value = table.get(key, default)
+    if not isinstance(value, str):
+        raise RecordError(f"{place}: {key} must be text")
+    return value
+
+
+def _flag(place: str, table: dict[str, Any], key: str, default: bool) -> bool:
+    value = table.get(key, default)
+    if not isinstance(value, bool):
+        raise RecordError(f"{place}: {key} must be true or false")
+    return value
 
 
 def _subtable(where: str, table: dict[str, Any], key: str) -> dict[str, Any]:

@@ -40,6 +40,7 @@ class FrameworkCalls(Walker):
             for info in (i for given in values for i in _callables(given)):
                 if info.entry is None:
                     info.suspending = registered.name
+                    info.registration = info.registration or node
                     self.project.registered(info, self.m)
         if recorded_by is not None and recorded_by.suspends.nested:
             # `ctx.run(child)`: recorded, unless the child itself suspends (settled later).
@@ -67,6 +68,8 @@ class FrameworkCalls(Walker):
         for arg in node.args:
             value = self._peek(arg.value)
             if isinstance(value, Func):
+                if value.info.registration is None:
+                    value.info.registration = node
                 if workflow is not None:
                     self._entry(value.info, workflow.name)
                 elif recorded is not None:
@@ -113,6 +116,7 @@ class FrameworkCalls(Walker):
             for info in held:
                 if info.entry is None:
                     self._entry(info, preset.name)
+                    info.hosted = True
                     if not info.exempt and info.activity is not None:
                         info.unit, info.activity = True, None  # a task placed in the workflow
                     self.project.registered(info, self.m)

@@ -85,6 +85,12 @@ class FunctionInfo:
     # A recorded unit its framework replays on its own (a task that suspends, a task placed in
     # the workflow): its lines are reported where they are, a call of it is no helper call.
     unit: bool = False
+    # The call that registered it with its framework (`add_node("review", review)`,
+    # `register_workflow(fn, name=...)`), where its registered name is read.
+    registration: cst.Call | None = None
+    # Called by its framework from the framework's own workflow (a hosted workflow's edge
+    # condition): replayed code that no run looks up by its name.
+    hosted: bool = False
 
     def replays(self, statement: cst.CSTNode | None) -> bool:
         """Is the statement (a hit's or a call's innermost one) in the replayed part?"""

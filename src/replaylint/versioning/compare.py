@@ -5,7 +5,7 @@ away (ADK-V003)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import cast
@@ -21,11 +21,15 @@ from replaylint.versioning.model import (
     Item,
     Loop,
     Where,
+    blocks_of,
     first_command,
     first_of,
+    walk,
 )
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
+_UNRETIRED = "removed without deprecate_patch"
+_IN_USE = "removed while runs in flight may still replay through it"
 
 
 @dataclass(frozen=True)
@@ -61,9 +65,13 @@ class _RenamedGate:
         return self.gate.where
 
 
-def compare(base: Block, new: Block, definition: Where) -> list[Difference]:
+def compare(
+    base: Block, new: Block, definition: Where, fresh_tail: bool = False, retirable: bool = True
+) -> list[Difference]:
     """The differences an old run meets replaying `new`; `definition` is the entry's def line,
-    where a removal with nothing after it is reported."""
+    where a removal with nothing after it is reported. `fresh_tail`: what is added after every
+    command of the base is new work for a run in flight (its history ends before it);
+    `retirable`: the framework has a call that retires a gate (deprecate_patch)."""
     base_gates, new_gates = _gate_ids(base), _gate_ids(new)
     retired = _deprecated(new) - new_gates
     renamed = _renamed(base, new, base_gates, new_gates)
@@ -73,48 +81,38 @@ def compare(base: Block, new: Block, definition: Where) -> list[Difference]:
     loose = {
         c.kind
         for b in (old, current)
-        for c in _walk(b)
+        for c in walk(b)
         if isinstance(c, DurableCommand) and c.target == ANY
     }
     if loose:
         old, current = _loosened(old, loose), _loosened(current, loose)
-    return _block(old, current, DurableCommand("", "", definition))
+    found = _block(old, current, DurableCommand("", "", definition), fresh_tail)
+    if retirable:
+        return found
+    # Nothing retires a gate: removing it is early while any run may still replay through it.
+    return [
+        dataclasses.replace(d, detail=d.detail.replace(_UNRETIRED, _IN_USE))
+        if d.code == "V003"
+        else d
+        for d in found
+    ]
 
 
 # ---------------------------------------------------------------- what each side replays
 
 
-def _walk(block: Block) -> Iterator[Item]:
-    for item in block:
-        yield item
-        for inner in _blocks(item):
-            yield from _walk(inner)
-
-
-def _blocks(item: Item) -> tuple[Block, ...]:
-    if isinstance(item, Gate):
-        return (item.new, item.old)
-    if isinstance(item, Branches):
-        return item.arms
-    if isinstance(item, Loop):
-        return (item.body,)
-    if isinstance(item, Guarded):
-        return (item.body, *item.handlers, item.final)
-    return ()
-
-
 def _gate_ids(block: Block) -> set[str]:
-    return {item.patch for item in _walk(block) if isinstance(item, Gate)}
+    return {item.patch for item in walk(block) if isinstance(item, Gate)}
 
 
 def _deprecated(block: Block) -> set[str]:
-    return {item.patch for item in _walk(block) if isinstance(item, Deprecation)}
+    return {item.patch for item in walk(block) if isinstance(item, Deprecation)}
 
 
 def _renamed(base: Block, new: Block, base_gates: set[str], new_gates: set[str]) -> dict[str, str]:
     """new id -> base id, for a gate whose id alone changed (both branches the same)."""
-    gone = [g for g in _walk(base) if isinstance(g, Gate) and g.patch not in new_gates]
-    added = [g for g in _walk(new) if isinstance(g, Gate) and g.patch not in base_gates]
+    gone = [g for g in walk(base) if isinstance(g, Gate) and g.patch not in new_gates]
+    added = [g for g in walk(new) if isinstance(g, Gate) and g.patch not in base_gates]
     found: dict[str, str] = {}
     for gate in added:
         for old in gone:
@@ -126,7 +124,7 @@ def _renamed(base: Block, new: Block, base_gates: set[str], new_gates: set[str])
 
 
 def _shape(block: Block) -> tuple:
-    return tuple((_signature(item), *map(_shape, _blocks(item))) for item in block)
+    return tuple((_signature(item), *map(_shape, blocks_of(item))) for item in block)
 
 
 def _prepare_base(block: Block, kept: set[str], retired: set[str]) -> Block:
@@ -179,7 +177,7 @@ def _loosened(block: Block, kinds: set[str]) -> Block:
     # Removed and renamed gates ride along as items of the prepared blocks.
     for item in cast(tuple[object, ...], block):
         if isinstance(item, DurableCommand) and item.kind in kinds:
-            items.append(DurableCommand(item.kind, ANY, item.where))
+            items.append(dataclasses.replace(item, target=ANY))
         elif isinstance(item, Gate):
             new, old = _loosened(item.new, kinds), _loosened(item.old, kinds)
             items.append(Gate(item.patch, new, old, item.where))
@@ -218,45 +216,76 @@ def _signature(item: object) -> tuple:
     return (type(item).__name__,)
 
 
-def _block(base: Block, new: Block, after: DurableCommand) -> list[Difference]:
+def _block(base: Block, new: Block, after: DurableCommand, tail: bool = False) -> list[Difference]:
     """The first difference of a sequence (a run that meets it goes no further), and those of
     the alternatives before it. A replay walks both from the start, so the common prefix is
     matched first; only where they part is the rest aligned, to tell an addition from a
-    removal or a change."""
+    removal or a change. `tail`: nothing of the base follows this block, so what the new code
+    adds after its last item is fresh work (where the framework says so)."""
     start = 0
-    while start < min(len(base), len(new)) and _signature(base[start]) == _signature(new[start]):
-        found = _item(base[start], new[start], _next_place(new, start + 1, after))
+    while start < min(len(base), len(new)) and _key(base[start]) == _key(new[start]):
+        last = tail and start == len(base) - 1
+        found = _item(base[start], new[start], _next_place(new, start + 1, after), last)
         if found:
             return found
         start += 1
     old_rest, new_rest = base[start:], new[start:]
-    if not old_rest and not new_rest:
+    if not old_rest and (tail or not new_rest):
         return []
-    matcher = SequenceMatcher(
-        None, [_signature(i) for i in old_rest], [_signature(i) for i in new_rest], autojunk=False
+    keys = ([_key(i) for i in old_rest], [_key(i) for i in new_rest])
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, *keys, autojunk=False).get_opcodes():
+        if tag == "insert" and tail and i1 == len(old_rest):
+            return []  # added after everything of the base: fresh work
+        if tag == "equal" or (tag == "replace" and _alike(old_rest[i1:i2], new_rest[j1:j2])):
+            # The same commands (their arguments aside, which only told them apart).
+            for offset in range(i2 - i1):
+                last = tail and i1 + offset == len(old_rest) - 1
+                place = _next_place(new_rest, j1 + offset + 1, after)
+                found = _item(old_rest[i1 + offset], new_rest[j1 + offset], place, last)
+                if found:
+                    return found
+            continue
+        was = _first(tuple(old_rest[i1:])) if i1 == i2 else _first(tuple(old_rest[i1:i2]))
+        return [_gap(old_rest[i1:i2], new_rest[j1:j2], was, _next_place(new_rest, j2, after))]
+    return []
+
+
+def _key(item: object) -> tuple:
+    """What aligns two items: the signature, and the code of a command's arguments where the
+    framework gives it (two interrupts with different questions are told apart)."""
+    return (_signature(item), item.work if isinstance(item, DurableCommand) else "")
+
+
+def _alike(old: Block, new: Block) -> bool:
+    return len(old) == len(new) and all(
+        _signature(a) == _signature(b) for a, b in zip(old, new, strict=True)
     )
-    tag, i1, i2, j1, j2 = matcher.get_opcodes()[0]
-    if tag == "equal":  # what follows the gap matches at once: the gap is empty on one side
-        i2, j2 = i1, j1
-    was = _first(tuple(old_rest[i1:])) if i1 == i2 else _first(tuple(old_rest[i1:i2]))
-    return [_gap(old_rest[i1:i2], new_rest[j1:j2], was, _next_place(new_rest, j2, after))]
 
 
-def _item(base: Item, new: Item, after: DurableCommand) -> list[Difference]:
+def _item(base: Item, new: Item, after: DurableCommand, tail: bool) -> list[Difference]:
     if isinstance(new, _RenamedGate):
         detail = f"was: patch {new.gate.patch}, now: patch {new.was}"
         return [Difference("V003", new.where, detail)]
     if isinstance(base, Gate) and isinstance(new, Gate):
         # A gate that existed at the base: runs took either branch, and both replay.
-        return _block(base.new, new.new, after) + _block(base.old, new.old, after)
+        return _block(base.new, new.new, after, tail) + _block(base.old, new.old, after, tail)
     found: list[Difference] = []
-    for old_block, new_block in _paired_blocks(base, new):
-        found += _block(old_block, new_block, after)
+    ends = _ends(new, tail)
+    for index, (old_block, new_block) in enumerate(_paired_blocks(base, new)):
+        found += _block(old_block, new_block, after, index < len(ends) and ends[index])
     return found
 
 
+def _ends(item: Item, tail: bool) -> list[bool]:
+    """For each block of an item: does nothing of its run follow it (an arm of the last
+    branches, a try's final block; never a loop's body, whose next turn follows it)?"""
+    if isinstance(item, Guarded):
+        return [False] * (1 + len(item.handlers)) + [tail]
+    return [tail and not isinstance(item, Loop)] * len(blocks_of(item))
+
+
 def _paired_blocks(base: Item, new: Item) -> list[tuple[Block, Block]]:
-    old_blocks, new_blocks = _blocks(base), _blocks(new)
+    old_blocks, new_blocks = blocks_of(base), blocks_of(new)
     width = max(len(old_blocks), len(new_blocks))
     padded_old = old_blocks + ((),) * (width - len(old_blocks))
     padded_new = new_blocks + ((),) * (width - len(new_blocks))
@@ -271,7 +300,7 @@ def _gap(
     if removed and isinstance(removed[0], _RemovedGate):
         patch = removed[0].gate.patch
         where = _place(added[0]) if added else after.where
-        detail = f"patch {patch} removed without deprecate_patch"
+        detail = f"patch {patch} {_UNRETIRED}"
         return Difference("V003", where, detail, at_statement=True)
     now = _first(added)
     if now is None:

@@ -89,17 +89,19 @@ class Entries:
 
     def _function_workflow(self, function: FunctionInfo, framework: str, relative: str) -> Workflow:
         facts = self.facts[framework]
-        name = _declared_name(function.node, facts) or function.qualname
+        name = _function_name(function, facts) or function.qualname
+        version = _version(function, facts)
         where = self.places.definition(function.module, function.node)
         unit = Unit("", where, self.skeleton(function, framework))
         return Workflow(
-            name,
+            f"{name} (version {version})" if version else name,
             framework,
             function.qualname,
             relative,
             where,
             (unit,),
             body=_body_code(function.module, function.node),
+            named=_named(function),
         )
 
     def registered_name(self, function: FunctionInfo, framework: str) -> str:
@@ -109,8 +111,65 @@ class Entries:
         cls = function.cls
         if cls is not None and cls.workflow is not None and facts is not None:
             return _declared_name(cls.node, facts) or cls.name
-        declared = _declared_name(function.node, facts) if facts is not None else None
+        declared = _function_name(function, facts) if facts is not None else None
         return declared or function.name
+
+
+def _named(function: FunctionInfo) -> bool:
+    """Do runs in flight find this entry by its name? Not a callable its framework calls from
+    its own workflow, nor a recorded unit replayed on its own, nor a function replayed because
+    it suspends that nothing declares or registers (a Resonate child run through ctx.run)."""
+    if function.hosted or function.unit:
+        return False
+    declared = bool(function.decorators) or function.registration is not None
+    return function.suspending is None or declared
+
+
+def _function_name(function: FunctionInfo, facts: Versioning) -> str | None:
+    """The name its decorator declares, else the one its registration call gives."""
+    return _declared_name(function.node, facts) or _registered_name(function, facts)
+
+
+def _registered_name(function: FunctionInfo, facts: Versioning) -> str | None:
+    """`register_workflow(fn, name="x")`, `add_node("review", review)`: the name keyword, else
+    a text given before the function, of a registration the function is handed to itself."""
+    call = function.registration
+    if call is None or not any(_is_function(a.value, function) for a in call.args):
+        return None
+    named = _string(_keyword_node(call, facts.name_keyword))
+    if named:
+        return named
+    for arg in call.args:
+        if arg.keyword is not None or _is_function(arg.value, function):
+            return None
+        if _string(arg.value):
+            return _string(arg.value)
+    return None
+
+
+def _is_function(node: cst.BaseExpression, function: FunctionInfo) -> bool:
+    if node is function.node:
+        return True
+    written = _last_name(node) if isinstance(node, (cst.Name, cst.Attribute)) else ""
+    return written == function.name
+
+
+def _version(function: FunctionInfo, facts: Versioning) -> str | None:
+    """The version its decorator or registration gives (Dapr's `version_name`, Resonate's
+    `version`): each version is a workflow of its own, on which its runs stay."""
+    if not facts.version_keyword:
+        return None
+    calls = [d.decorator for d in getattr(function.node, "decorators", ())]
+    if function.registration is not None:
+        calls.append(function.registration)
+    for call in calls:
+        if isinstance(call, cst.Call):
+            value = _keyword_node(call, facts.version_keyword)
+            if isinstance(value, cst.Integer):
+                return value.value
+            if _string(value):
+                return _string(value)
+    return None
 
 
 def _runtime_entries(module: ModuleInfo) -> list[FunctionInfo]:

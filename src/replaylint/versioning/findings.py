@@ -10,7 +10,7 @@ from replaylint.core.codes import RULES, Code
 from replaylint.core.findings import Finding, Span
 from replaylint.core.paths import display_path
 from replaylint.presets.records import presets
-from replaylint.versioning.compare import compare
+from replaylint.versioning.matching import differences
 from replaylint.versioning.model import Where, Workflow
 from replaylint.versioning.models import PATCHING, Models
 from replaylint.versioning.pairing import Pairs, handler_changes
@@ -33,14 +33,21 @@ class Comparisons:
 
     def _all(self, pairs: Pairs) -> list[Finding]:
         findings: list[Finding] = []
-        for old, new in pairs.same:
+        same = list(pairs.same)
+        for old, new in pairs.renamed:
+            if not new.named or not self._name_in_code(new.framework):
+                # Runs find it by another name (the binding's), or by its place in its caller.
+                same.append((old, new))
+                continue
+            detail = f"was: {old.name}, now: {new.name}"
+            findings.append(self._finding(Code.V002, new.framework, new.where, detail))
+        for old, new in same:
             if self.models.model(new.framework, new.where.path) == PATCHING:
                 findings += self._replayed(old, new)
             findings += self._handlers(old, new)
-        for old, new in pairs.renamed:
-            detail = f"was: {old.name}, now: {new.name}"
-            findings.append(self._finding(Code.V002, new.framework, new.where, detail))
         for old in pairs.removed:
+            if not old.named:
+                continue  # no run in flight looks it up by its name
             module = self._module_line(old)
             detail = f"{old.name} removed, and no workflow of that name is left"
             findings.append(self._finding(Code.V002, old.framework, module, detail))
@@ -55,12 +62,17 @@ class Comparisons:
             if before is None:
                 continue
             label = f"{new.name}.{unit.member.split()[-1]}" if unit.member else new.name
-            for difference in compare(before.skeleton, unit.skeleton, unit.where):
+            facts = self.models.facts[new.framework]
+            for difference in differences(before.skeleton, unit.skeleton, unit.where, facts):
                 code = _CODES[difference.code]
                 detail = f"{label}: {difference.detail}"
                 where = self.places.where(difference.where, difference.at_statement)
                 findings.append(self._finding(code, new.framework, where, detail))
         return findings
+
+    def _name_in_code(self, framework: str) -> bool:
+        facts = self.models.facts.get(framework)
+        return facts is None or facts.name_in_code
 
     def _handlers(self, old: Workflow, new: Workflow) -> list[Finding]:
         findings = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
@@ -32,6 +33,9 @@ class DurableCommand:
     kind: str
     target: str
     where: Where = NOWHERE
+    # For a command found by its key: the code of what it does besides its key (its other
+    # arguments, or a step function's body), which tells a renamed key from new work.
+    work: str = field(default="", compare=False)
 
     def describe(self) -> str:
         target = "(chosen at run time)" if self.target == ANY else self.target
@@ -116,6 +120,9 @@ class Workflow:
     units: tuple[Unit, ...] = ()
     handlers: tuple[Handler, ...] = ()
     body: str = field(default="", compare=False)  # its code, to pair a rename in place
+    # Runs in flight find it by its name (False: a callable the framework calls from its own
+    # workflow, or a recorded unit replayed on its own, found by its place in its caller).
+    named: bool = True
 
 
 def first_command(block: Block) -> DurableCommand | None:
@@ -140,3 +147,24 @@ def first_of(item: Item) -> DurableCommand | None:
         blocks = (item.body, *item.handlers, item.final)
         return next((c for b in blocks if (c := first_command(b)) is not None), None)
     return None
+
+
+def blocks_of(item: Item) -> tuple[Block, ...]:
+    """The blocks an item holds: a gate's branches, the arms, a loop's body, a try's parts."""
+    if isinstance(item, Gate):
+        return (item.new, item.old)
+    if isinstance(item, Branches):
+        return item.arms
+    if isinstance(item, Loop):
+        return (item.body,)
+    if isinstance(item, Guarded):
+        return (item.body, *item.handlers, item.final)
+    return ()
+
+
+def walk(block: Block) -> Iterator[Item]:
+    """Every item of a block and of the blocks its items hold, in the order written."""
+    for item in block:
+        yield item
+        for inner in blocks_of(item):
+            yield from walk(inner)

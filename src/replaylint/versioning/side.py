@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from replaylint.engine.project import project_for
+from replaylint.graph.suspends import settle
 from replaylint.parse.parsing import ParseFailure
 from replaylint.presets.records import Versioning, presets, runtime_versioning
 from replaylint.project.config import Config
@@ -77,6 +78,9 @@ def _read_group(
         except Exception as error:  # a bug of ours: say where, compare the other modules
             errors.append(f"{member.shown}: internal error: {type(error).__name__}: {error}")
     modules = [m for m in project.modules.values() if m is not None]
+    # Every module is read: the functions replayed because they suspend are entries now (a
+    # LangGraph node that interrupts, a Prefect flow that suspends, a Resonate function).
+    settle(modules, project.frameworks)
     helpers: dict[int, list[FunctionInfo]] = {}
     for module in modules:
         for function in [module.top, *module.functions]:

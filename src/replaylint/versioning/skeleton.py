@@ -24,9 +24,11 @@ from replaylint.versioning.model import (
 )
 from replaylint.versioning.places import Places
 from replaylint.versioning.syntax import (
+    RECEIVER,
     argument_nodes,
     argument_values,
     attribute_chain,
+    body_of,
     call_of,
     children,
     choice,
@@ -34,9 +36,11 @@ from replaylint.versioning.syntax import (
     ends_block,
     parameters,
     rebound,
+    receiver_of,
     suite,
     text_argument,
     unnegated,
+    work_of,
     written_name,
 )
 
@@ -342,7 +346,8 @@ class Builder:
             return ".".join([self.context, *chain[1:]])
         if chain[0] in self._handles:
             return ".".join([self._handles[chain[0]], *chain[1:]])
-        return ""
+        task = receiver_of(node, self._function)
+        return f"{task.decorators[0]}().{func.attr.value}" if task is not None else ""
 
     def _framework_call(self, node: cst.Call, fact: Call | None, path: str) -> Item | None:
         where = self.places.at(self._function, node, self._statement)
@@ -354,12 +359,17 @@ class Builder:
         if kind is None:
             return None
         keys = self.facts.targets.get(kind, ("0",))
-        return DurableCommand(kind, self._target(node, fact, keys), where)
+        work = work_of(node, keys, self._function) if self.facts.argued(kind) else ""
+        return DurableCommand(kind, self._target(node, fact, keys), where, work)
 
     def _target(self, node: cst.Call, fact: Call | None, keys: tuple[str, ...]) -> str:
         """The activity or child workflow type: a function's registered name, a string given,
         or the last part of an installed function's path; ANY when a local chosen in several
-        places names it (`fn = order_apples` in one branch, `fn = order_pears` in another)."""
+        places names it (`fn = order_apples` in one branch, `fn = order_pears` in another); under
+        the RECEIVER key, the decorated function whose method is called."""
+        task = receiver_of(node, self._function) if RECEIVER in keys else None
+        if task is not None:
+            return self.name_of(task)
         written = argument_nodes(node, keys)
         if written and isinstance(written[0], cst.Name):
             if written[0].value in self._rebound():
@@ -377,7 +387,8 @@ class Builder:
         where = self.places.at(self._function, node, self._statement)
         kind = self.facts.step_kind(target.decorators)
         if kind is not None:
-            return [DurableCommand(kind, self.name_of(target), where)]
+            work = body_of(target) if self.facts.argued(kind) else ""
+            return [DurableCommand(kind, self.name_of(target), where, work)]
         if target.entry is not None and target.entry in self.children:
             return [DurableCommand("child workflow", self.name_of(target), where)]
         if target.is_exempt():

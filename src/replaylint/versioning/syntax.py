@@ -8,7 +8,7 @@ import libcst as cst
 
 from replaylint.parse import children as fields
 from replaylint.resolve.facts import Call
-from replaylint.resolve.model import FunctionInfo
+from replaylint.resolve.model import Func, FunctionInfo
 from replaylint.resolve.values import Const, Value
 from replaylint.versioning.model import ANY, Block, Branches, DurableCommand, Item, Where
 
@@ -66,6 +66,44 @@ def text_argument(node: cst.Call, fact: Call | None, keys: Sequence[str]) -> str
         if isinstance(arg, cst.SimpleString):
             return str(arg.evaluated_value)
     return None
+
+
+# The target key naming the decorated function whose method a command is (`child.aio_run()`).
+RECEIVER = "receiver"
+
+
+def receiver_of(node: cst.Call, function: FunctionInfo | None) -> FunctionInfo | None:
+    """The decorated function of the module whose method is called: a Hatchet task's
+    `child.aio_run(...)` spawns that task as a child run."""
+    func = node.func
+    if function is None or not isinstance(func, cst.Attribute):
+        return None
+    if not isinstance(func.value, cst.Name):
+        return None
+    value = function.module.exports.get(func.value.value)
+    return value.info if isinstance(value, Func) and value.info.decorators else None
+
+
+def work_of(node: cst.Call, keys: Sequence[str], function: FunctionInfo | None) -> str:
+    """What a keyed command does besides its key: the code of its other arguments."""
+    if function is None:
+        return ""
+    key_nodes = {id(n) for n in argument_nodes(node, keys)}
+    code = function.module.tree.code_for_node
+    parts = [
+        (f"{arg.keyword.value}=" if arg.keyword is not None else "") + code(arg.value)
+        for arg in node.args
+        if id(arg.value) not in key_nodes
+    ]
+    return " ".join(", ".join(parts).split())
+
+
+def body_of(function: FunctionInfo) -> str:
+    """A step function's body, as what it does (whitespace aside)."""
+    body = getattr(function.node, "body", None)
+    if not isinstance(body, cst.CSTNode):
+        return ""
+    return " ".join(function.module.tree.code_for_node(body).split())
 
 
 def written_name(expr: cst.BaseExpression) -> str:
