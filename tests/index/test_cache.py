@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from replaylint.api import run
-from replaylint.index import batches
+from replaylint.index import affinity
 from replaylint.index.cache import SCHEMA, Cache
 from replaylint.project.config import Resolver
 from replaylint.report.selection import Selection, report_from
@@ -137,7 +137,7 @@ def test_registrars_are_read_once_whatever_the_batches(
 ):
     for n in range(3, 9):
         (project / f"flow{n}.py").write_text(WORKFLOW.format(n=n))
-    monkeypatch.setattr(batches, "BATCH", 3)
+    monkeypatch.setattr(affinity, "BATCH", 3)
     report = _check(None, jobs=1)
     assert checked.count("worker.py") == 1
     assert len([c for c in checked if c.startswith("flow")]) == 9
@@ -246,7 +246,7 @@ def test_parallel_batches_report_exactly_what_a_serial_run_does(
 ):
     for n in range(3, 9):
         (project / f"flow{n}.py").write_text(WORKFLOW.format(n=n))
-    monkeypatch.setattr(batches, "BATCH", 3)  # several batches (the forked workers inherit it)
+    monkeypatch.setattr(affinity, "BATCH", 3)  # several batches (the forked workers inherit it)
     serial = _check(None, jobs=1)
     assert _check(None, jobs=2) == serial
     assert serial.count(": ADK-W005 ") == 9  # one per workflow, in the text report

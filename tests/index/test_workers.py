@@ -14,7 +14,7 @@ import pytest
 
 from replaylint.api import run
 from replaylint.engine import check as engine
-from replaylint.index import batches, limits
+from replaylint.index import affinity, limits
 from replaylint.project.config import Resolver
 from replaylint.report.selection import Selection, report_from
 from replaylint.reporters import REPORTERS
@@ -30,7 +30,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(tmp_path)
     for n in range(12):
         (tmp_path / f"flow{n:02}.py").write_text(FLOW.format(n=n))
-    monkeypatch.setattr(batches, "BATCH", 4)  # three batches of four
+    monkeypatch.setattr(affinity, "BATCH", 4)  # three batches of four
     return tmp_path
 
 

@@ -14,7 +14,7 @@ from replaylint.core.codes import CATEGORY_OF
 from replaylint.core.findings import ChainLink
 from replaylint.core.paths import display_path
 from replaylint.engine.engines import replayed
-from replaylint.parse import stacks
+from replaylint.parse import release, stacks
 from replaylint.parse.parsing import ParseFailure, parse
 from replaylint.presets.frameworks import Frameworks
 from replaylint.presets.records import inline_activity
@@ -86,6 +86,7 @@ class Project:
         if cached is not None:
             return cached
         tree, first_lines = parse(source, target_version(self.target_setting, key.parent))
+        release.after_parse(len(source))
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),

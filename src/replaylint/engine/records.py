@@ -18,8 +18,10 @@ from replaylint.core.outcome import Outcome
 
 # kinds: "plain" (read, not workflow code), "workflow" (checked; findings and a module result),
 # "failed" (ADK-E001: could not be read), "error" (an internal error), "helpers" (imported
-# modules that could not be read: one line each).
+# modules that could not be read: one line each), "registrations" (what a part of the
+# registrars registers, handed from a worker to the main process; never reported or stored).
 PLAIN, WORKFLOW, FAILED, ERROR, HELPERS = "plain", "workflow", "failed", "error", "helpers"
+REGISTRATIONS = "registrations"
 
 
 @dataclass
@@ -35,6 +37,7 @@ class Record:
     deps: list[tuple[str, str]] = field(default_factory=list)  # (resolved path, sha) reached
     cacheable: bool = True
     extra: bool = False  # made workflow code by another module's registration, not a candidate
+    registrations: Any = None  # engine/registrations.py's summary, for kind "registrations"
 
     def reaches(self, focus: frozenset[Path]) -> bool:
         return Path(self.path) in focus or any(Path(p) in focus for p, _ in self.deps)

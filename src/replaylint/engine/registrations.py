@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from replaylint.graph.state import unsandboxed_classes
-from replaylint.presets.frameworks import Frameworks
-from replaylint.resolve.model import FunctionInfo, ModuleInfo
+if TYPE_CHECKING:  # the index reads stored summaries without importing LibCST
+    from replaylint.presets.frameworks import Frameworks
+    from replaylint.resolve.model import FunctionInfo, ModuleInfo
 
 # The attributes of a function a registration sets. (Its `registration`, the call that named
 # it, is a node of the registrar's tree: only `check --base` reads it, on a Project of its own.)
@@ -42,6 +42,22 @@ class Touched:
 class Registrations:
     touched: list[Touched] = field(default_factory=list)
     unsandboxed: frozenset[str] = frozenset()
+    # What the Project that computed it read (for a part of the registrars, checked apart from
+    # the rest): its modules' paths and its classes' names.
+    loaded: frozenset[str] = frozenset()
+    classes: frozenset[str] = frozenset()
+
+    def affected_by(self, whole: Registrations) -> bool:
+        """Would the records computed with this part change under `whole` (the parts merged):
+        does another part register a function of a module read here, or run a class of a name
+        read here without the sandbox?"""
+        from replaylint.graph.state import EVERY_CLASS
+
+        others = whole.unsandboxed - self.unsandboxed
+        if others & self.classes or EVERY_CLASS in others:
+            return True
+        own = set(self.touched)
+        return any(t.path in self.loaded and t not in own for t in whole.touched)
 
     def apply(self, modules: Iterable[ModuleInfo]) -> None:
         """Give the functions of `modules` what the registrars made them."""
@@ -59,6 +75,20 @@ class Registrations:
                 same = named.get(item.qualname, [])
                 if item.nth < len(same):
                     _set(same[item.nth], item.state)
+
+    def with_parts_merged(self, others: Iterable[Registrations]) -> Registrations:
+        """This part and `others`, as one summary: a function two parts touched takes each
+        attribute from the first part that set it."""
+        found: dict[tuple[str, str, int], Touched] = {}
+        unsandboxed = set(self.unsandboxed)
+        for part in [self, *others]:
+            unsandboxed |= part.unsandboxed
+            for item in part.touched:
+                key = (item.path, item.qualname, item.nth)
+                kept = found.get(key)
+                state = item.state if kept is None else _combined(kept.state, item.state)
+                found[key] = Touched(*key, state)
+        return Registrations([found[k] for k in sorted(found)], frozenset(unsandboxed))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -83,6 +113,8 @@ def summary(
 ) -> Registrations:
     """The summary of a Project that read the registrars: the functions their walks touched in
     other modules (Project.registered), as they are now, and the unsandboxed classes."""
+    from replaylint.graph.state import unsandboxed_classes
+
     found: dict[tuple[str, str, int], Touched] = {}
     positions: dict[int, dict[str, list[FunctionInfo]]] = {}
     for info in touched:
@@ -96,9 +128,17 @@ def summary(
             continue  # dropped from its module (a walk that failed): nothing to carry
         key = (str(module.path), info.qualname, nth)
         found[key] = Touched(*key, tuple(getattr(info, name) for name in _SET))
+    read = list(modules)
     return Registrations(
-        [found[key] for key in sorted(found)], unsandboxed_classes(list(modules), frameworks)
+        [found[key] for key in sorted(found)],
+        unsandboxed_classes(read, frameworks),
+        frozenset(str(m.path) for m in read),
+        frozenset(c.name for m in read for c in m.classes),
     )
+
+
+def _combined(first: tuple[Any, ...], second: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(a if a not in (None, False) else b for a, b in zip(first, second, strict=True))
 
 
 def _by_name(module: ModuleInfo) -> dict[str, list[FunctionInfo]]:

@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING
 from replaylint.core.outcome import Outcome
 from replaylint.core.paths import display_path
 from replaylint.engine.records import Record, assemble
-from replaylint.engine.registrations import Registrations
+from replaylint.index import affinity
 from replaylint.index.limits import address_space_room, memory_limit
-from replaylint.index.pools import pool_context, processes_for, too_large
+from replaylint.index.pools import too_large
 from replaylint.index.project_index import Index, tree_digest
+from replaylint.index.registrars import check_with, registrations
+from replaylint.index.running import run_batches
 from replaylint.index.scanning import REGISTRAR, FileDecision, scan
 from replaylint.project.config import Config
 from replaylint.project.prefilter import Needles, read_regular
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
     from replaylint.engine.project import Project
     from replaylint.index.cache import Cache
 
-BATCH = 48  # candidates per batch: siblings (a sample's workflow, activities, worker) stay together
+BATCH = affinity.BATCH
 Candidate = tuple[str, str, bytes]
 
 
@@ -145,7 +147,7 @@ def _compute(
     tree: str = "",
 ) -> list[Record]:
     """Records of the candidates that need checking. The files that register functions are
-    checked first, together, once: what they register is a summary every batch applies
+    checked first (registrars.py): what they register is a summary every other batch applies
     (engine/registrations.py), so a registration counts in whichever batch its function is
     checked. A module predicted not to fit in the memory there is is ADK-E001 before any is
     parsed."""
@@ -166,81 +168,14 @@ def _compute(
         records.append(unchecked(candidate, reason))
         if tick is not None:
             tick()
+    wanted = {path for path, _, _ in fitting}
     registering = {path for path, _, _ in registrars}
-    summary, first = _registrations(registrars, registering, fitting, config, index, tree, tick)
+    summary, first = registrations(registrars, wanted, config, index, tree, tick, jobs, limit)
     records.extend(first)
-    fitting = [c for c in fitting if c[0] not in registering]
-    batches = [fitting[start : start + BATCH] for start in range(0, len(fitting), BATCH)]
-    if jobs <= 1 or len(batches) <= 1:
-        for own in batches:
-            records.extend(_check_batch(config, own, tick, summary))
-        return records
-    from replaylint.index.survival import Batch, check_surviving
-
-    largest = max(len(data) for _, _, data in fitting)
-    heaviest = max(sum(len(c[2]) for c in own) for own in batches)
-    processes = processes_for(jobs, len(batches), largest, heaviest, limit)
-    check = partial(_check_batch, registrations=summary)
-    surviving = [Batch(own) for own in batches]
-    records.extend(check_surviving(surviving, config, check, processes, pool_context(), tick))
+    others = [c for c in fitting if c[0] not in registering]
+    check = partial(check_with, registrations=summary)
+    records.extend(run_batches(affinity.batches(others, config), config, check, jobs, tick, limit))
     return records
-
-
-def _registrations(
-    registrars: list[Candidate],
-    registering: set[str],
-    fitting: list[Candidate],
-    config: Config,
-    index: Index | None,
-    tree: str,
-    tick: Callable[[], None] | None,
-) -> tuple[Registrations | None, list[Record]]:
-    """What the registrars register, and their records when they need checking: from the
-    index while every file they reach is as it was, else from checking them all together."""
-    if not registrars:
-        return None, []
-    checking = any(path in registering for path, _, _ in fitting)
-    stored = index.registrations(tree) if index is not None and not checking else None
-    if stored is not None:
-        return stored, []
-    from replaylint.engine.check import check_registrars
-    from replaylint.engine.project import project_for
-
-    missed = {path for path, _, _ in fitting}
-    # The registrars to check come first, and only they count as done (the others' records
-    # were counted when the index gave them).
-    ordered = sorted(registrars, key=lambda r: (r[0] not in missed, r[0]))
-    counted = _first_ticks(tick, sum(r[0] in missed for r in registrars))
-    records, summary = check_registrars(ordered, project_for(config), counted)
-    if index is not None:
-        index.keep_registrations(summary, records)
-    return summary, records
-
-
-def _first_ticks(tick: Callable[[], None] | None, count: int) -> Callable[[], None] | None:
-    """`tick`, passed on for its first `count` calls only."""
-    if tick is None:
-        return None
-    left = [count]
-
-    def first() -> None:
-        if left[0] > 0:
-            left[0] -= 1
-            tick()
-
-    return first
-
-
-def _check_batch(
-    config: Config,
-    batch: list[Candidate],
-    tick: Callable[[], None] | None = None,
-    registrations: Registrations | None = None,
-) -> list[Record]:
-    from replaylint.engine.check import check_records
-    from replaylint.engine.project import project_for
-
-    return check_records(batch, project_for(config), None, tick, registrations)
 
 
 __all__ = ["BATCH", "check_group"]

@@ -1,0 +1,38 @@
+"""Batches run serially in this process, or over worker processes that survive one another's
+deaths (survival.py): the same batches either way, so the same records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from replaylint.engine.records import Record
+from replaylint.index.pools import pool_context, processes_for
+
+if TYPE_CHECKING:
+    from replaylint.project.config import Config
+
+Candidate = tuple[str, str, bytes]
+# check(config, candidates, tick): a module-level function (or a partial of one), since a
+# worker receives it pickled by reference.
+Check = Callable[..., list[Record]]
+
+
+def run_batches(
+    batches: list[list[Candidate]],
+    config: Config,
+    check: Check,
+    jobs: int,
+    tick: Callable[[], None] | None,
+    limit: int | None,
+) -> list[Record]:
+    """Every batch's records, in batch order; `tick()` once per candidate checked."""
+    if jobs <= 1 or len(batches) <= 1:
+        return [record for own in batches for record in check(config, own, tick)]
+    from replaylint.index.survival import Batch, check_surviving
+
+    largest = max(len(data) for own in batches for _, _, data in own)
+    heaviest = max(sum(len(c[2]) for c in own) for own in batches)
+    processes = processes_for(jobs, len(batches), largest, heaviest, limit)
+    surviving = [Batch(own) for own in batches]
+    return check_surviving(surviving, config, check, processes, pool_context(), tick)
