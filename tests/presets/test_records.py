@@ -53,6 +53,12 @@ def test_every_record_holds_every_part(name: str) -> None:
     assert preset.versioning.model in records.VERSIONING_MODELS
 
 
+def test_the_shipped_records_read_without_recompiling_are_the_checked_ones() -> None:
+    # A run reads the shipped records without compiling each pattern to refuse a bad one;
+    # this read compiles every one (RecordError on the first that is no regular expression).
+    assert load(records.records_dir()) == presets()
+
+
 def _shipped(name: str) -> dict:
     with open(ROOT / "rules" / "frameworks" / f"{name}.toml", "rb") as handle:
         return tomllib.load(handle)

@@ -37,6 +37,7 @@ from replaylint.presets.parts import (
     patterns,
     replay_facts,
     required_table,
+    shipped_records,
     strings,
     versioning_facts,
 )
@@ -176,7 +177,8 @@ def load(folder: Path) -> dict[str, Preset]:
 @lru_cache(maxsize=1)
 def presets() -> dict[str, Preset]:
     """The shipped records, loaded once per process."""
-    return load(records_dir())
+    with shipped_records():
+        return load(records_dir())
 
 
 def preset_names() -> tuple[str, ...]:
