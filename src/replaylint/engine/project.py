@@ -85,7 +85,7 @@ class Project:
         cached = self.modules.get(key)
         if cached is not None:
             return cached
-        tree, first_lines = parse(source, target_version(self.target_setting, key.parent))
+        tree, read_by_cpython = parse(source, target_version(self.target_setting, key.parent))
         release.after_parse(len(source))
         info = ModuleInfo(
             path=key,
@@ -94,7 +94,7 @@ class Project:
             source=source,
             tree=tree,
             marked=is_marked(tree, self.markers),
-            first_lines=first_lines,
+            read_by_cpython=read_by_cpython,
             canonical=self.roots.module_name(key),
         )
         self.modules[key] = info  # registered before the walk, so import cycles end here

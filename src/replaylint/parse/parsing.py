@@ -30,12 +30,9 @@ class ParseFailure(Exception):
         self.column = column
 
 
-def judge(source: bytes) -> list[int]:
+def judge(source: bytes) -> None:
     """Raise ParseFailure unless CPython accepts the module, at the process's recursion limit
-    and, like a fresh import, without our own frames counting against its nesting.
-
-    Returns the first line of every statement, in preorder (a decorator's, for a decorated
-    one), which lets positions be found by generating code for one statement, not the module."""
+    and, like a fresh import, without our own frames counting against its nesting."""
     if stacks.depth() > _FRESH_DEPTH:
         # A chain of local imports loads each module inside the last: judge on a new thread,
         # where the stack is empty, rather than let our frames decide the module's verdict.
@@ -58,12 +55,14 @@ def judge(source: bytes) -> list[int]:
         # A NUL byte: Python 3.10 (and 3.11 before 3.11.4) raise ValueError where later ones
         # raise SyntaxError with the same words; reported the same on every version.
         raise ParseFailure(f"syntax error: {error} (line 1)", 1) from None
-    return _statement_lines(source)
 
 
-def _statement_lines(source: bytes) -> list[int]:
-    """Every statement's first line from CPython's tree (empty when building the Python tree
-    is deeper than compiling was: positions then come from the whole module)."""
+def statement_lines(source: bytes) -> list[int]:
+    """The first line of every statement of a module CPython accepts, in preorder (a
+    decorator's, for a decorated one), which lets positions be found by generating code for one
+    statement, not the module. Empty when building the Python tree is deeper than compiling
+    was: positions then come from the whole module. Asked for only where a position is wanted
+    (most modules never are): building CPython's tree costs a third of LibCST's parse."""
     try:
         with quiet():
             return _first_lines(pyast.parse(source))
@@ -87,21 +86,21 @@ _FRESH_DEPTH = 40  # frames below which the judge runs where it is called
 _LONE_CONTINUATION = re.compile(rb"^([ \t]*)\\(\r\n|\r|\n)[ \t]*", re.MULTILINE)
 
 
-def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, list[int]]:
-    """The LibCST tree of a module CPython accepts (raises ParseFailure), and CPython's first
-    line of each of its statements in preorder (for positions.py).
+def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, bool]:
+    """The LibCST tree of a module CPython accepts (raises ParseFailure), and whether CPython
+    read it (so statement_lines gives its statements' first lines for positions.py).
 
     `target`: the Python the module is for. For a newer one than this interpreter, CPython is
     not the judge of syntax it does not know: what LibCST reads is checked (positions then come
     from LibCST's tree alone). For an older one, syntax it does not have is ADK-E001."""
     try:
-        first_lines = judge(source)
+        judge(source)
     except ParseFailure as failure:
         later = _later_syntax(source, failure)
         if later is None:
             raise
         if target > RUNNING:
-            return later, []  # syntax of a newer Python than this one: LibCST's reading
+            return later, False  # syntax of a newer Python than this one: LibCST's reading
         # LibCST reads what CPython refuses: syntax of a later Python than the target.
         reason = f"{failure.reason}: not Python {shown(target)} syntax"
         raise ParseFailure(reason, failure.line, failure.column) from None
@@ -121,7 +120,7 @@ def parse(source: bytes, target: Version = RUNNING) -> tuple[cst.Module, list[in
         raise ParseFailure(
             f"syntax error: {message} (line {line}): not Python {shown(target)} syntax", line
         )
-    return tree, first_lines
+    return tree, True
 
 
 def _later_syntax(source: bytes, failure: ParseFailure) -> cst.Module | None:

@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 import libcst as cst
 
 from replaylint.core.codes import Code
 from replaylint.core.findings import ChainLink
+from replaylint.parse.parsing import statement_lines
 from replaylint.resolve.values import UNKNOWN, Ext, Value
 
 
@@ -179,7 +181,9 @@ class ModuleInfo:
     imports: list[ImportEdge] = field(default_factory=list)
     frameworks: list[str] = field(default_factory=list)  # presets with workflow code here
     dynamic_accesses: int = 0  # accesses the walk could not fold: the coverage is unproven
-    first_lines: list[int] | None = None  # CPython's first line of every statement, in preorder
+    # Whether CPython read the module (not a newer Python's syntax, which LibCST alone reads),
+    # so that its statements' first lines can be asked of CPython.
+    read_by_cpython: bool = False
     # The module's name from the project's roots, whichever import first reached it: what the
     # identity digest uses, so it does not depend on the order modules were loaded in.
     canonical: str = ""
@@ -188,6 +192,12 @@ class ModuleInfo:
 
     def entries(self) -> list[FunctionInfo]:
         return [f for f in self.functions if f.entry is not None]
+
+    @cached_property
+    def first_lines(self) -> list[int] | None:
+        """CPython's first line of every statement, in preorder, built when a position in the
+        module is first wanted; None when CPython did not read it."""
+        return statement_lines(self.source) if self.read_by_cpython else None
 
     @property
     def is_workflow(self) -> bool:
