@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NoReturn
 
 import click
@@ -229,7 +229,7 @@ def checked(run: Run) -> ReplayReport:
             add_comparison(outcome, run.options.base, run.files, run.resolver)
         named = named_files(run.files)
         selection = Selection(run.resolver, run.select, run.ignore, run.extend_select, named)
-        return report_from(outcome, selection)
+        return replace(report_from(outcome, selection), cache=run.cache)
     except ConfigError as error:  # a file's own settings are read when it is reached
         usage_error(str(error))
     except Exception as error:  # a bug of ours outside any one file: one line, exit 2, never 1

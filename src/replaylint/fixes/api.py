@@ -61,7 +61,7 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
     are left out. Nothing is written. Unsafe fixes only when `unsafe`."""
     data = data or default_data()
     planned: dict[str, FileFix] = {}
-    for path, module, findings in _fixable_files(report):
+    for path, module, findings in _fixable_files(report.findings):
         fix = _file_fix(path, module, findings, data, unsafe)
         if fix is not None:
             planned[path] = fix
@@ -71,21 +71,26 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
 def fixable(report: Report, data: FixData | None = None) -> Fixable:
     """The findings `--fix` would fix, and those only `--unsafe-fixes` adds (each file read
     and parsed once for both)."""
+    return fixable_findings(report.findings, data)
+
+
+def fixable_findings(findings: Iterable[Finding], data: FixData | None = None) -> Fixable:
+    """`fixable` of any findings, a report's or some of them."""
     data = data or default_data()
     safe: set[Finding] = set()
     every: set[Finding] = set()
-    for path, module, findings in _fixable_files(report):
-        for unsafe, found in ((False, safe), (True, every)):
-            fix = _file_fix(path, module, findings, data, unsafe)
+    for path, module, found in _fixable_files(findings):
+        for unsafe, marked in ((False, safe), (True, every)):
+            fix = _file_fix(path, module, found, data, unsafe)
             if fix is not None:
-                found.update(fix.fixed)
+                marked.update(fix.fixed)
     return Fixable(frozenset(safe), frozenset(every - safe))
 
 
-def _fixable_files(report: Report) -> Iterator[tuple[str, cst.Module, list[Finding]]]:
+def _fixable_files(findings: Iterable[Finding]) -> Iterator[tuple[str, cst.Module, list[Finding]]]:
     """Each file holding a fixable finding, in path order: its tree and those findings."""
     by_path: dict[str, list[Finding]] = {}
-    for finding in _fixable(report.findings):
+    for finding in _fixable(findings):
         by_path.setdefault(finding.path, []).append(finding)
     for path in sorted(by_path):
         file = Path(path)

@@ -41,6 +41,14 @@ def settings_key(config: Config) -> str:
     return digest.hexdigest()[:32]
 
 
+def own_key() -> str:
+    """replaylint itself (its version, source and data) and the interpreter: what anything it
+    works out from a file alone depends on besides the file."""
+    digest = hashlib.sha256(os.fsencode(f"{SCHEMA}|{__version__}|{sys.version}|"))
+    digest.update(_own_files())
+    return digest.hexdigest()[:32]
+
+
 def _own_files() -> bytes:
     """Sizes and mtimes of replaylint's own modules and data: an edit to an installed or
     editable replaylint makes a new cache, even at the same version."""

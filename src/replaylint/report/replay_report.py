@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from replaylint import reporters
 from replaylint.core.findings import Finding, Fixable, ModuleResult
+
+if TYPE_CHECKING:
+    from replaylint.index.cache import Cache
 
 
 @dataclass(frozen=True)
@@ -15,6 +19,8 @@ class ReplayReport:
     modules: tuple[ModuleResult, ...] = ()
     files: int = 0
     errors: tuple[str, ...] = field(default=())  # bad input: one line each, naming the file
+    # Where the [*] marks of unchanged files are remembered (the run's cache, when it has one).
+    cache: Cache | None = field(default=None, compare=False, repr=False)
 
     @property
     def workflow_modules(self) -> int:
@@ -26,6 +32,10 @@ class ReplayReport:
         files now (worked out when first asked: the text formats mark them)."""
         if not any(finding.fix is not None for finding in self.findings):
             return Fixable()  # LibCST is not even imported
+        if self.cache is not None:
+            from replaylint.report.fix_marks import fixable_remembered
+
+            return fixable_remembered(self.findings, self.cache)
         from replaylint.fixes import fixable
 
         return fixable(self)

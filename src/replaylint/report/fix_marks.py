@@ -1,0 +1,83 @@
+"""The [*] marks of a warm run without LibCST: which findings of a file `--fix` would fix is
+remembered in the cache by the file's bytes and its fixable findings, so an unchanged tree is
+marked from the cache instead of parsing and fixing each of its files again (a third of a warm
+run's time on samples-python)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+from replaylint.core.findings import Finding, Fixable
+from replaylint.index.project_index import own_key
+
+if TYPE_CHECKING:
+    from replaylint.index.cache import Cache
+
+_PREFIX = "fixable-"  # beside the indexes of the cache's folder, one per replaylint build
+
+
+def fixable_remembered(findings: Iterable[Finding], cache: Cache) -> Fixable:
+    """fixes.api.fixable of the findings, each file's answer read from the cache while the
+    file's bytes and its fixable findings are those it was worked out for."""
+    by_path: dict[str, list[Finding]] = {}
+    for finding in sorted((f for f in findings if f.fix is not None), key=Finding.sort_key):
+        by_path.setdefault(finding.path, []).append(finding)
+    key = _PREFIX + own_key()
+    stored = cache.load(key) or {}
+    known: dict[str, Any] = stored.get("files", {}) if isinstance(stored, dict) else {}
+    kept: dict[str, Any] = {}
+    safe: set[Finding] = set()
+    unsafe: set[Finding] = set()
+    unknown: dict[str, tuple[str, list[Finding]]] = {}
+    for path, found in by_path.items():
+        digest = _digest(path, found)
+        entry = known.get(path)
+        if digest is not None and _readable(entry, digest, len(found)):
+            safe.update(found[i] for i in entry["safe"])
+            unsafe.update(found[i] for i in entry["unsafe"])
+            kept[path] = entry
+        else:
+            unknown[path] = (digest or "", found)
+    if unknown:
+        from replaylint.fixes.api import fixable_findings  # LibCST: only for what is not known
+
+        worked = fixable_findings(f for _, found in unknown.values() for f in found)
+        safe |= worked.safe
+        unsafe |= worked.unsafe
+        for path, (digest, found) in unknown.items():
+            if digest:
+                kept[path] = {
+                    "digest": digest,
+                    "safe": [i for i, f in enumerate(found) if f in worked.safe],
+                    "unsafe": [i for i, f in enumerate(found) if f in worked.unsafe],
+                }
+    if kept != known:
+        cache.store(key, {"files": kept})
+    return Fixable(frozenset(safe), frozenset(unsafe))
+
+
+def _digest(path: str, findings: list[Finding]) -> str | None:
+    """The file's bytes and every fact of its fixable findings a fix reads; None when the file
+    cannot be read (what a fix cannot read it cannot fix: worked out, never remembered)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    digest = hashlib.sha256(data)
+    for finding in findings:
+        digest.update(repr(finding).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _readable(entry: Any, digest: str, count: int) -> TypeGuard[dict[str, Any]]:
+    """An entry of this digest whose indices are in range (a damaged cache is worked out)."""
+    if not isinstance(entry, dict) or entry.get("digest") != digest:
+        return False
+    lists = [entry.get("safe"), entry.get("unsafe")]
+    return all(
+        isinstance(items, list) and all(isinstance(i, int) and 0 <= i < count for i in items)
+        for items in lists
+    )

@@ -1,0 +1,82 @@
+"""The [*] marks of a warm run come from the cache while a file and its findings are unchanged,
+and are worked out again (LibCST, the fixes) for a file that changed or an entry that is damaged."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from replaylint.cli.main import cli
+from replaylint.fixes import api
+
+WORKFLOW = """\
+import time
+
+from temporalio import workflow
+
+
+@workflow.defn
+class Greeting:
+    @workflow.run
+    async def go(self) -> float:
+        return time.time()
+"""
+MARKED = "wf.py:10: ADK-W003 [*] the wall clock is used on the workflow path (time.time)"
+
+
+@pytest.fixture()
+def worked_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of findings each call of the fixes was asked about, in order."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("FORCE_COLOR", "NO_COLOR", "CI"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "wf.py").write_text(WORKFLOW)
+    calls: list[int] = []
+    original = api.fixable_findings
+
+    def spy(findings, data=None):  # type: ignore[no-untyped-def]
+        findings = list(findings)
+        calls.append(len(findings))
+        return original(findings, data)
+
+    monkeypatch.setattr(api, "fixable_findings", spy)
+    return calls
+
+
+def _check() -> list[str]:
+    result = CliRunner().invoke(cli, ["check", "--cache-dir", "cache", "wf.py"])
+    assert result.exit_code == 1, result.output
+    return result.stdout.splitlines()
+
+
+def test_a_warm_run_marks_from_the_cache_what_a_cold_run_worked_out(worked_out: list[int]) -> None:
+    cold = _check()
+    assert cold[0] == MARKED and cold[-1] == "[*] 1 fixable with the `--fix` option."
+    assert worked_out == [1]
+    assert _check() == cold
+    assert worked_out == [1]  # nothing parsed or fixed again
+
+
+def test_a_changed_file_is_worked_out_again(worked_out: list[int]) -> None:
+    _check()
+    text = WORKFLOW.replace("import time", "from datetime import datetime")
+    Path("wf.py").write_text(text.replace("time.time()", "datetime.now()"))
+    lines = _check()
+    assert worked_out == [1, 1]
+    assert lines[0].startswith("wf.py:10: ADK-W003 the wall clock")  # naive to aware: unsafe
+    hidden = "1 hidden fix can be enabled with the `--unsafe-fixes` option"
+    assert lines[-1] == f"No fixes available ({hidden})."
+
+
+def test_a_damaged_entry_is_worked_out_again(worked_out: list[int]) -> None:
+    cold = _check()
+    [stored] = Path("cache").glob("v*/fixable-*.json")
+    data = json.loads(stored.read_text())
+    data["files"]["wf.py"]["safe"] = [7]
+    stored.write_text(json.dumps(data))
+    assert _check() == cold
+    assert worked_out == [1, 1]
+    assert json.loads(stored.read_text())["files"]["wf.py"]["safe"] == [0]
