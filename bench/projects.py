@@ -1,5 +1,6 @@
 """Whole-process figures on real trees, side by side in one run: replaylint cold (all cores, and
-one), warm, and after a one-file edit, against ruff on the same tree; peak memory per process.
+one), warm (text, and JSON without the [*] fixability marks), and after a one-file edit, against
+ruff on the same tree; peak memory per process; LibCST parses per cold run (bench/parses.py).
 
     .venv/bin/python bench/projects.py PATH [PATH ...]      # e.g. clones of samples-python
     .venv/bin/python bench/projects.py --ordinary            # the venv's own library code
@@ -17,6 +18,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -67,6 +69,14 @@ def bench_tree(tree: Path, runs: int) -> dict:
         "replaylint cold": [*replaylint, "--no-cache", "."],
         "replaylint cold --jobs 1": [*replaylint, "--no-cache", "--jobs", "1", "."],
         "replaylint warm": [*replaylint, "--cache-dir", str(cache), "."],
+        "replaylint warm --format json": [
+            *replaylint,
+            "--cache-dir",
+            str(cache),
+            "--format",
+            "json",
+            ".",
+        ],
     }
     if ruff:
         commands["ruff"] = [ruff, "check", "--no-cache", "--isolated", "--select", "DTZ,S311", "."]
@@ -104,7 +114,13 @@ def bench_tree(tree: Path, runs: int) -> dict:
     for row in rows.values():
         row["x_ruff"] = row["seconds"] / base if base else None
         row["cold_over_this"] = cold_seconds / row["seconds"]
-    return {"tree": str(tree), "edited": str(edited) if edited else None, "rows": rows}
+    parses = json.loads(output([sys.executable, str(HERE / "parses.py"), str(tree)], tree))
+    return {
+        "tree": str(tree),
+        "edited": str(edited) if edited else None,
+        "rows": rows,
+        "parses": parses,
+    }
 
 
 def ordinary_tree() -> Path:
@@ -122,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", type=Path, default=HERE / "projects.json")
     args = parser.parse_args(argv)
+    # Stopped by SIGTERM, unwind as on Ctrl-C, so the edited module is restored.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     trees = [t.resolve() for t in args.trees]
     if args.ordinary:
         trees.append(ordinary_tree())
@@ -136,6 +154,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {name:36} {row['seconds']:7.3f} s  {row['peak_mb']:6.0f} MB  {ratio}"
                 f"  cold/this {row['cold_over_this']:5.1f}"
             )
+        parses = result["parses"]
+        print(
+            f"  LibCST parses per cold run {parses['parses']} for {parses['distinct_modules']}"
+            f" distinct modules ({parses['workflow_modules']} workflow modules)"
+        )
     args.json.write_text(json.dumps(results, indent=2) + "\n")
     return 0
 
