@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -167,7 +168,7 @@ def _check_groups(
     for own, files in groups.values():
         from replaylint.index.batches import check_group
 
-        needles = needles_for(own)
+        needles = partial(needles_for, own)  # asked only if some file must be read
         part, unreadable = check_group(
             files, own, needles, focus, counter.tick, cache, jobs, project, counter.expect
         )

@@ -8,7 +8,7 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 
-from replaylint.project.roots import FRAMEWORK_TOPS, STDLIB
+from replaylint.project.roots import STDLIB, framework_tops
 from replaylint.resolve.model import ImportEdge, ModuleInfo
 
 log = logging.getLogger("replaylint")
@@ -47,7 +47,7 @@ def edge_kind(edge: ImportEdge) -> str:
     top = name.split(".")[0]
     if name == RUNTIME or name.startswith(RUNTIME + "."):
         return "runtime"
-    if edge.relative and top not in FRAMEWORK_TOPS:
+    if edge.relative and top not in framework_tops():
         return "missing"  # a module of the project that is not there: what it runs is unknown
     if not name or name.startswith("."):
         return "unresolved"

@@ -40,7 +40,7 @@ Candidate = tuple[str, str, bytes]
 def check_group(
     files: list[str],
     config: Config,
-    needles: Needles,
+    needles: Callable[[], Needles],
     focus: frozenset[Path] | None,
     tick: Callable[[], None] | None = None,
     cache: Cache | None = None,

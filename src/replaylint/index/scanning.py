@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from replaylint.index.decisions import CANDIDATE, NOT_CANDIDATE, REGISTRAR, FileDecision
@@ -57,9 +58,10 @@ def _decide_all(paths: list[str], needles: Needles) -> list[FileDecision]:
 
 
 def scan(
-    files: list[str], needles: Needles, index: Index | None, jobs: int
+    files: list[str], needles: Callable[[], Needles], index: Index | None, jobs: int
 ) -> tuple[list[FileDecision], list[tuple[str, str]]]:
-    """The candidates among `files` (in order) and the files that could not be read."""
+    """The candidates among `files` (in order) and the files that could not be read.
+    `needles()` is asked only when some file must be read (a warm run reads none)."""
     decisions: dict[str, FileDecision] = {}
     unread: list[str] = []
     for path in files:
@@ -68,7 +70,7 @@ def scan(
             unread.append(path)
             continue
         decisions[path] = known
-    for decision in _read(unread, needles, jobs):
+    for decision in _read(unread, needles() if unread else ((), ()), jobs):
         decisions[decision.path] = decision
         if index is not None and not decision.error:
             index.remember(decision)

@@ -9,15 +9,26 @@ the framework's, so its APIs keep their meaning and its source is not walked as 
 from __future__ import annotations
 
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 from replaylint.presets.records import preset_packages
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
-# A preset framework's own package is never the project's, even inside its own repository.
-# Top-level names: `azure.durable_functions` lives in the `azure` namespace of Microsoft's SDKs.
-FRAMEWORK_TOPS = frozenset(p.split(".")[0] for ps in preset_packages().values() for p in ps)
-NEVER_LOCAL = STDLIB | FRAMEWORK_TOPS | {"replaylint"}
+
+
+@lru_cache(maxsize=1)
+def framework_tops() -> frozenset[str]:
+    """A preset framework's own package is never the project's, even inside its own repository.
+    Top-level names: `azure.durable_functions` lives in the `azure` namespace of Microsoft's SDKs.
+    Read when first asked (the records are not read by a warm run that parses nothing)."""
+    return frozenset(p.split(".")[0] for ps in preset_packages().values() for p in ps)
+
+
+@lru_cache(maxsize=1)
+def _never_local() -> frozenset[str]:
+    return STDLIB | framework_tops() | {"replaylint"}
+
 
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 _REPOSITORY_MARKERS = (".git", ".hg")
@@ -44,7 +55,7 @@ def find_project(folder: Path) -> Path | None:
 
 
 def never_local(dotted: str) -> bool:
-    return dotted.split(".")[0] in NEVER_LOCAL
+    return dotted.split(".")[0] in _never_local()
 
 
 class Roots:
