@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -40,8 +41,18 @@ def _run(command: list[str], tree: Path, source: str | None) -> float:
             os.environ["PYTHONPATH"] = before
 
 
+def _warm_up(command: list[str], tree: Path, source: str | None) -> None:
+    environment = dict(os.environ, **({"PYTHONPATH": source} if source else {}))
+    done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(f"{tree}: {' '.join(command)} exits {done.returncode}: {last}")
+
+
 def bench_tree(tree: Path, old: str, runs: int) -> dict[str, dict[str, float]]:
-    check = [str(BIN / "replaylint"), "check"]
+    # `python -m`, not the venv's entry script: the other version's package layout may differ
+    # (an older one had `replaylint/cli.py` where this one has a `cli` package).
+    check = [sys.executable, "-m", "replaylint", "check"]
     caches = {
         side: Path(tempfile.mkdtemp(prefix="replaylint-versus-")) for side in ("before", "after")
     }
@@ -55,8 +66,8 @@ def bench_tree(tree: Path, old: str, runs: int) -> dict[str, dict[str, float]]:
     edited = workflow_module(tree)
     original = edited.read_bytes() if edited is not None else b""
     try:
-        for side in sources:  # warm-up: fill each side's cache
-            _run([*check, "--cache-dir", str(caches[side]), "."], tree, sources[side])
+        for side in sources:  # warm-up: fill each side's cache, and check that the side runs
+            _warm_up([*check, "--cache-dir", str(caches[side]), "."], tree, sources[side])
         for index in range(runs):
             for kind, arguments in kinds.items():
                 for side, source in sources.items():

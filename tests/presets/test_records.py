@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from replaylint.core import docs
 from replaylint.core.codes import RULES, Code
 from replaylint.presets import records
 from replaylint.presets.records import RecordError, build, load, presets
@@ -56,7 +57,7 @@ def test_every_record_holds_every_part(name: str) -> None:
 def test_the_shipped_records_read_without_recompiling_are_the_checked_ones() -> None:
     # A run reads the shipped records without compiling each pattern to refuse a bad one;
     # this read compiles every one (RecordError on the first that is no regular expression).
-    assert load(records.records_dir()) == presets()
+    assert load(docs.records_dir()) == presets()
 
 
 def _shipped(name: str) -> dict:
@@ -162,7 +163,7 @@ def test_a_new_framework_is_one_record_and_works_cold_and_warm(
     shutil.copytree(ROOT / "rules" / "frameworks", folder)
     (folder / "acme.toml").write_text(ACME_RECORD, encoding="utf-8")
     assert "acme" in load(folder)
-    monkeypatch.setattr(records, "records_dir", lambda: folder)
+    monkeypatch.setattr(docs, "records_dir", lambda: folder)
     presets.cache_clear()
     _forget_derived_tables()
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from replaylint.presets.records import presets
+from replaylint.presets.shipped import presets
 from replaylint.project.config import Config
 from replaylint.project.gate import names_pattern
 from replaylint.project.prefilter import Needles, entry_pattern, import_pattern

@@ -15,6 +15,11 @@ def rules_dir() -> Path:
     return package.parents[1] / "rules"  # a checkout: src/replaylint -> the repository root
 
 
+def records_dir() -> Path:
+    """The framework records (rules/frameworks/<name>.toml)."""
+    return rules_dir() / "frameworks"
+
+
 def page_path(code: Code) -> Path:
     return rules_dir() / f"{code.value}.md"
 

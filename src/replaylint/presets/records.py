@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from replaylint.core import docs
 from replaylint.core.docs import rules_dir
 from replaylint.presets import mechanisms
 from replaylint.presets.mechanisms import Hosted, Suspends
@@ -156,10 +157,6 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
     )
 
 
-def records_dir() -> Path:
-    return rules_dir() / "frameworks"
-
-
 def load(folder: Path) -> dict[str, Preset]:
     """Every record in `folder`, by name (the file's stem), in name order."""
     presets: dict[str, Preset] = {}
@@ -178,11 +175,7 @@ def load(folder: Path) -> dict[str, Preset]:
 def presets() -> dict[str, Preset]:
     """The shipped records, loaded once per process."""
     with shipped_records():
-        return load(records_dir())
-
-
-def preset_names() -> tuple[str, ...]:
-    return tuple(presets())
+        return load(docs.records_dir())
 
 
 def inline_activity(path: str) -> bool:

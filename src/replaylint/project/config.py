@@ -12,7 +12,7 @@ from typing import Any
 
 from replaylint.core.codes import CATALOG_CODES, Code
 from replaylint.core.paths import printable
-from replaylint.presets.records import preset_names
+from replaylint.presets.shipped import preset_names
 from replaylint.project.discovery import DEFAULT_EXCLUDES, excluded
 from replaylint.project.settings_files import own_table, parse_toml, read_table
 from replaylint.project.validate import ConfigError, Validator

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from replaylint.parse import pyast
-from replaylint.presets.records import presets as records
+from replaylint.presets.shipped import presets as records
 
 
 @dataclass(frozen=True)

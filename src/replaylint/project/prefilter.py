@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from replaylint.presets.records import presets
+from replaylint.presets.shipped import presets
 
 if TYPE_CHECKING:
     from replaylint.project.gate import Spelling

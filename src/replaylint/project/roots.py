@@ -12,7 +12,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from replaylint.presets.records import preset_packages
+from replaylint.presets.shipped import preset_packages
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
 
