@@ -22,6 +22,7 @@ from replaylint.project.discovery import python_files
 from replaylint.project.prefilter import Needles, is_candidate
 from replaylint.project.roots import Roots
 from replaylint.resolve.model import ModuleInfo
+from replaylint.versioning.entries import HOST_FILE, folder_of
 from replaylint.versioning.findings import Comparisons
 from replaylint.versioning.git import GitError, Repository, blob_id, copy_of, wanted
 from replaylint.versioning.model import Workflow
@@ -82,6 +83,7 @@ def check_against(
             new, walked = read_side(dirty, resolver.for_file, outcome.errors, places)
             old, read, errors = later.result() if later else _read_base(old_modules, earlier)
         outcome.errors += errors
+    new = changes.hosted(new)
     pairs = pair(*_readable(old_modules, old, read, dirty, new, walked))
     clean = [m for m in current if m not in dirty]
     if (pairs.removed or pairs.renamed) and clean:
@@ -89,7 +91,7 @@ def check_against(
         more, also = read_side(clean, resolver.for_file, outcome.errors, places)
         walked.update(also)
         dirty += clean
-        pairs = pair(*_readable(old_modules, old, read, dirty, new + more, walked))
+        pairs = pair(*_readable(old_modules, old, read, dirty, new + changes.hosted(more), walked))
     if focus is not None:
         pairs = _focused(pairs, focus, walked, repository.root)
     outcome.compared = len(pairs.same) + len(pairs.renamed)
@@ -201,8 +203,20 @@ class Changes:
             self._changed[relative] = found
         return found
 
+    def hosted(self, workflows: list[Workflow]) -> list[Workflow]:
+        """The workflows of the working tree less those whose host file (function.json) the
+        base had and the working tree lost: the host runs them no more."""
+        return [
+            w
+            for w in workflows
+            if w.host_file not in self.tree or (self.root / w.host_file).is_file()
+        ]
+
     def touch(self, module: Module, root: Path, resolver: Resolver) -> bool:
-        """Does the module, or a local module it reaches, differ between the two sides?"""
+        """Does the module, or a local module it reaches, or the host file beside it, differ
+        between the two sides?"""
+        if self.changed(_sibling(module.relative, HOST_FILE)):
+            return True
         config = resolver.for_file(str(module.path))
         roots = self._roots.get(id(config))
         if roots is None:
@@ -263,6 +277,11 @@ def _relative(root: Path, path: Path) -> str:
 def _shown(root: Path, relative: str) -> str:
     """A base module as reports show it: where it is (or would be) in the working tree."""
     return display_path(str(root / relative))
+
+
+def _sibling(relative: str, name: str) -> str:
+    folder = folder_of(relative)
+    return f"{folder}/{name}" if folder else name
 
 
 def _in_scope(path: str, scopes: list[str]) -> bool:

@@ -11,6 +11,7 @@ from replaylint.presets.records import Versioning
 from replaylint.resolve.model import ClassInfo, FunctionInfo, ModuleInfo
 from replaylint.versioning.model import Handler, Unit, Workflow
 from replaylint.versioning.places import Places
+from replaylint.versioning.targets import python_qualname
 
 RUNTIME = "runtime"  # the framework name of a module marked `__adk_workflow__ = True`
 
@@ -36,9 +37,11 @@ class Entries:
                     found.append(workflow)
         for function in module.functions:
             framework = function.entry
-            if framework is None or function.cls is not None or framework not in self.facts:
+            if framework is None or framework not in self.facts or function.parent is not None:
                 continue
-            if function.cls is None and function.parent is None:
+            # A method is an entry of its own unless its class is the workflow (Temporal's
+            # run method): a DBOS workflow that is a method of a @DBOS.dbos_class() class.
+            if function.cls is None or function.cls.workflow is None:
                 found.append(self._function_workflow(function, framework, relative))
         if module.marked and RUNTIME in self.facts:
             found += [
@@ -89,7 +92,8 @@ class Entries:
 
     def _function_workflow(self, function: FunctionInfo, framework: str, relative: str) -> Workflow:
         facts = self.facts[framework]
-        name = _function_name(function, facts) or function.qualname
+        folder = _host_folder(function, facts, relative)
+        name = folder or _function_name(function, facts) or function.qualname
         version = _version(function, facts)
         where = self.places.definition(function.module, function.node)
         unit = Unit("", where, self.skeleton(function, framework))
@@ -102,6 +106,7 @@ class Entries:
             (unit,),
             body=_body_code(function.module, function.node),
             named=_named(function),
+            host_file=f"{folder_of(relative)}/{HOST_FILE}" if folder else "",
         )
 
     def registered_name(self, function: FunctionInfo, framework: str) -> str:
@@ -112,7 +117,26 @@ class Entries:
         if cls is not None and cls.workflow is not None and facts is not None:
             return _declared_name(cls.node, facts) or cls.name
         declared = _function_name(function, facts) if facts is not None else None
-        return declared or function.name
+        if declared:
+            return declared
+        return python_qualname(function) if facts and facts.qualified_names else function.name
+
+
+HOST_FILE = "function.json"  # what tells the Azure Functions host a folder is a function
+
+
+def folder_of(relative: str) -> str:
+    return relative.rsplit("/", 1)[0] if "/" in relative else ""
+
+
+def _host_folder(function: FunctionInfo, facts: Versioning, relative: str) -> str:
+    """The folder that names an entry its registrar registers, where the host names functions
+    by their folder (`main = df.Orchestrator.create(orchestrator_function)` in
+    `E1_HelloSequence/__init__.py` is the orchestrator `E1_HelloSequence`); "" elsewhere."""
+    if not facts.folder_names or function.registration is None or function.decorators:
+        return ""
+    folder = folder_of(relative)
+    return folder.rsplit("/", 1)[-1]
 
 
 def _named(function: FunctionInfo) -> bool:
