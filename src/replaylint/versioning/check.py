@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -43,12 +43,17 @@ class Versioned:
 
 
 def check_against(
-    base: str, paths: Sequence[str] = (), resolver: Resolver | None = None
+    base: str,
+    paths: Sequence[str] = (),
+    resolver: Resolver | None = None,
+    overlay: Mapping[Path, bytes] | None = None,
 ) -> Versioned:
     """Compare every workflow of the working tree (under `paths`, default: the current folder)
     with its version at `base` (anything `git rev-parse` accepts). Files named one by one bring
-    in the workflows that reach them, as `check` does. Nothing is checked out."""
+    in the workflows that reach them, as `check` does. Nothing is checked out. `overlay`: real
+    path -> the bytes an editor holds for that file, read in place of the file on disk."""
     resolver = resolver or Resolver()
+    overlay = overlay or {}
     paths = list(paths) or ["."]
     outcome = Versioned()
     folder = Path(paths[0]) if os.path.isdir(paths[0]) else Path(paths[0]).parent
@@ -63,9 +68,9 @@ def check_against(
         focus = {_relative(repository.root, Path(p)) for p in paths}
         paths = [str(repository.root)]
     models = Models(resolver)
-    current = _working_tree(paths, resolver, repository.root, models, outcome.errors)
+    current = _working_tree(paths, resolver, repository.root, models, outcome.errors, overlay)
     scopes = [_relative(repository.root, Path(p)) for p in paths]
-    changes = Changes(repository.root, tree)
+    changes = Changes(repository.root, tree, overlay)
     with tempfile.TemporaryDirectory(prefix="replaylint-base-") as folder_name:
         copy = Path(folder_name) / repository.root.name
         kept = {path: blob for path, blob in tree.items() if wanted(path)}
@@ -182,19 +187,19 @@ def _readable(
 class Changes:
     """Which files differ between the base and the working tree, by git's blob ids."""
 
-    def __init__(self, root: Path, tree: dict[str, str]) -> None:
+    def __init__(
+        self, root: Path, tree: dict[str, str], overlay: Mapping[Path, bytes] | None = None
+    ) -> None:
         self.root = root
         self.tree = tree
+        self.overlay = overlay or {}
         self._changed: dict[str, bool] = {}
         self._roots: dict[int, Roots] = {}
 
     def changed(self, relative: str) -> bool:
         found = self._changed.get(relative)
         if found is None:
-            try:
-                data: bytes | None = (self.root / relative).read_bytes()
-            except OSError:
-                data = None
+            data = _read(self.root / relative, self.overlay)
             blob = self.tree.get(relative)
             if data is None or blob is None:
                 found = (data is None) != (blob is None)
@@ -230,7 +235,12 @@ class Changes:
 
 
 def _working_tree(
-    paths: list[str], resolver: Resolver, root: Path, models: Models, errors: list[str]
+    paths: list[str],
+    resolver: Resolver,
+    root: Path,
+    models: Models,
+    errors: list[str],
+    overlay: Mapping[Path, bytes],
 ) -> list[Module]:
     """The workflow candidates of the working tree under `paths`; every file read also tells
     the models whether it switches a framework's versioning (DBOS's `enable_patching`)."""
@@ -245,8 +255,9 @@ def _working_tree(
         )
         errors.extend(problems)
         for file in files:
+            data = overlay.get(Path(file).resolve())
             try:
-                data = Path(file).read_bytes()
+                data = data if data is not None else Path(file).read_bytes()
             except OSError as error:
                 errors.append(f"{display_path(file)}: cannot read: {error.strerror}")
                 continue
@@ -255,6 +266,17 @@ def _working_tree(
                 relative = _relative(root, Path(file))
                 found.append(Module(Path(file), relative, display_path(file), data))
     return found
+
+
+def _read(path: Path, overlay: Mapping[Path, bytes]) -> bytes | None:
+    """The file's bytes as the editor holds them, else as on disk; None when it is gone."""
+    held = overlay.get(path.resolve()) if overlay else None
+    if held is not None:
+        return held
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 _NEEDLES: dict[int, tuple[Config, Needles]] = {}
