@@ -261,7 +261,9 @@ class _Document:
         selection applies as to any finding, and no comment silences them."""
         from replaylint.versioning import check_against  # git and the base only when asked
 
-        compared = check_against(base, [self.path], self.resolver, self.overlay)
+        # Read here, never in a forked process: a fork of this threaded server could inherit
+        # a lock another thread held.
+        compared = check_against(base, [self.path], self.resolver, self.overlay, beside=False)
         selection = Selection(self.resolver)
         for finding in compared.findings:
             if finding.path == self.shown and selection.keeps(finding):

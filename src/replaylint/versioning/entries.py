@@ -9,6 +9,7 @@ import libcst as cst
 
 from replaylint.presets.records import Versioning
 from replaylint.resolve.model import ClassInfo, FunctionInfo, ModuleInfo
+from replaylint.versioning.bodies import Bodies
 from replaylint.versioning.model import Handler, Unit, Workflow
 from replaylint.versioning.places import Places
 from replaylint.versioning.targets import python_qualname
@@ -27,6 +28,7 @@ class Entries:
         self.facts = facts  # framework name (and "runtime") -> its versioning facts
         self.places = places
         self.skeleton = skeleton
+        self.bodies = Bodies()
 
     def workflows(self, module: ModuleInfo, relative: str) -> list[Workflow]:
         found: list[Workflow] = []
@@ -69,7 +71,7 @@ class Entries:
                 if _keyword(_handler_decorator(function.node), "dynamic") is True:
                     continue
                 handler_name = _handler_name(function.node, facts) or function.name
-                body = _body_code(cls.module, function.node)
+                body = self.bodies.text(cls.module, function.node)
                 handlers.append(Handler(kind, handler_name, function.qualname, where, body))
                 if kind != "query":  # a query issues no command
                     skeleton = self.skeleton(function, cls.workflow or "")
@@ -85,7 +87,7 @@ class Entries:
             self.places.definition(cls.module, cls.node),
             tuple(units),
             tuple(handlers),
-            body=_body_code(cls.module, cls.node),
+            body=self.bodies.text(cls.module, cls.node),
         )
 
     # ------------------------------------------------------------------ function workflows
@@ -104,7 +106,7 @@ class Entries:
             relative,
             where,
             (unit,),
-            body=_body_code(function.module, function.node),
+            body=self.bodies.text(function.module, function.node),
             named=_named(function),
             host_file=f"{folder_of(relative)}/{HOST_FILE}" if folder else "",
         )
@@ -278,8 +280,3 @@ def _last_name(expr: cst.BaseExpression) -> str:
     if isinstance(expr, cst.Attribute):
         return expr.attr.value
     return expr.value if isinstance(expr, cst.Name) else ""
-
-
-def _body_code(module: ModuleInfo, node: cst.CSTNode) -> str:
-    body = getattr(node, "body", None)
-    return module.tree.code_for_node(body) if isinstance(body, cst.CSTNode) else ""

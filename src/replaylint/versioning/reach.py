@@ -6,23 +6,27 @@ from __future__ import annotations
 
 import ast
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 from replaylint.project.roots import Roots
 
 
-def reached(start: Path, roots: Roots) -> set[Path]:
-    """`start` and the local modules it reaches by imports (resolved as the walk resolves
-    them: the import roots, then beside the importer; relative imports in their package)."""
+def reached(start: Path, roots: Roots) -> Iterator[Path]:
+    """`start`, then the local modules it reaches by imports (resolved as the walk resolves
+    them: the import roots, then beside the importer; relative imports in their package), each
+    once. Lazily: a caller that stops at the first changed module reads no further imports
+    (a module that changed itself is never parsed here)."""
     seen = {start}
     queue = [start]
+    yield start
     while queue:
         path = queue.pop()
         for found in _imports(path, roots):
             if found not in seen:
                 seen.add(found)
                 queue.append(found)
-    return seen
+                yield found
 
 
 def _imports(path: Path, roots: Roots) -> list[Path]:
