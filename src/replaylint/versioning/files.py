@@ -52,6 +52,7 @@ class Changes:
         self.overlay = overlay or {}
         self._changed: dict[str, bool] = {}
         self._roots: dict[int, Roots] = {}
+        self._clean: set[Path] = set()  # modules whose every reached module is unchanged
 
     def changed(self, relative: str) -> bool:
         found = self._changed.get(relative)
@@ -84,10 +85,14 @@ class Changes:
         if roots is None:
             sources = tuple(Path(config.base, r).resolve() for r in config.src)
             roots = self._roots[id(config)] = Roots(sources)
-        for path in reached(module.path.resolve(), roots):
+        seen: list[Path] = []
+        for path in reached(module.path.resolve(), roots, self._clean):
+            seen.append(path)
             relative = relative_to(root.resolve(), path)
             if not relative.startswith("..") and self.changed(relative):
                 return True
+        # Every module read here reaches only modules read here: none of them reaches a change.
+        self._clean.update(seen)
         return False
 
 
