@@ -33,16 +33,17 @@ def test_an_append_is_fresh_only_after_everything_of_the_base() -> None:
     arms = lambda *cmds: Branches(((cmds), ()), Where("flow.py", 2))  # noqa: E731
     assert found((arms(one),), (arms(one, two),), POSITIONAL) == []
     looped = (Loop((one,)),), (Loop((one, two)),)
-    assert found(*looped, POSITIONAL) == [
-        ("V001", 3, "was: nothing (the workflow ends), now: activity b")
-    ]
+    assert found(*looped, POSITIONAL) == [("V001", 3, "was: activity a, now: activity b")]
     # Not before a command of the base that follows it, nor in a try's body before its final.
-    assert found((arms(one), two), (arms(one, two), two), POSITIONAL) != []
+    three = cmd("activity", "c", 4)
+    assert found((arms(one), two), (arms(one, three), two), POSITIONAL) == [
+        ("V001", 4, "was: activity b, now: activity c")
+    ]
+    # The same command as the one that follows: a replay meets what the base recorded.
+    assert found((arms(one), two), (arms(one, two), two), POSITIONAL) == []
     guarded = Guarded((one,), (), (cmd("timer", line=4),))
     grown = Guarded((one, two), (), (cmd("timer", line=4),))
-    assert found((guarded,), (grown,), POSITIONAL) == [
-        ("V001", 3, "was: nothing (the workflow ends), now: activity b")
-    ]
+    assert found((guarded,), (grown,), POSITIONAL) == [("V001", 3, "was: timer, now: activity b")]
 
 
 def test_argument_code_tells_an_insertion_from_an_append() -> None:

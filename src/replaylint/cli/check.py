@@ -7,7 +7,7 @@ import logging
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NoReturn
 
@@ -215,18 +215,24 @@ def checked(run: Run) -> ReplayReport:
     bar = progress_bar(run.options.quiet_output)
     started = time.perf_counter()
     try:
-        outcome = check_paths(
-            run.files,
-            stdin=run.stdin,
-            resolver=run.resolver,
-            progress=bar,
-            cache=run.cache,
-            jobs=run.jobs,
-        )
-        if run.options.base is not None:  # each workflow against its version at a git ref
-            from replaylint.versioning import add_comparison
+        with ExitStack() as stack:
+            comparison = None
+            if run.options.base is not None:  # each workflow against its version at a git ref
+                from replaylint.versioning import Comparison, add_comparison
 
-            add_comparison(outcome, run.options.base, run.files, run.resolver)
+                # Begun first: the base is read in a process of its own while the check runs.
+                compared = Comparison(run.options.base, run.files, run.resolver)
+                comparison = stack.enter_context(compared)
+            outcome = check_paths(
+                run.files,
+                stdin=run.stdin,
+                resolver=run.resolver,
+                progress=bar,
+                cache=run.cache,
+                jobs=run.jobs,
+            )
+            if comparison is not None:
+                add_comparison(outcome, comparison)
         named = named_files(run.files)
         selection = Selection(run.resolver, run.select, run.ignore, run.extend_select, named)
         return replace(report_from(outcome, selection), cache=run.cache)

@@ -184,20 +184,23 @@ RULES: dict[Code, RuleMeta] = {
         # Versioning: a comparison of two versions, never one module's walk; a comment cannot
         # silence them, since it would outlive the change it excuses and hide the next one
         # on its line (`--ignore ADK-V001` skips them for one run).
+        # Their remedies here are the runtime's (replaylint.workflows): each framework record
+        # names its own gate and name APIs.
         _meta(
             Code.V001,
             "unversioned-command-change",
             "a durable command changed where runs in flight replay ({call})",
-            "put the change behind a version gate (patched), keeping the old commands on its "
-            "other branch",
+            'gate the change: if ctx.patched("id"): <new commands> else: <the old ones>; '
+            'ctx.patches.deprecated("id") once the old runs have closed',
             VERSIONING,
             suppressible=False,
         ),
         _meta(
             Code.V002,
             "workflow-name-change",
-            "a workflow that runs in flight were started under was renamed or removed ({call})",
-            "keep the old registered name (name=...) until no run of it is left",
+            "a workflow was renamed or removed while runs in flight replay under its old name "
+            "({call})",
+            'keep the registered name with @workflow(name="...") until no run of it is left',
             VERSIONING,
             suppressible=False,
         ),
@@ -205,15 +208,16 @@ RULES: dict[Code, RuleMeta] = {
             Code.V003,
             "patch-removed-early",
             "a version gate was removed or renamed while runs may still depend on it ({call})",
-            "deprecate the patch first (deprecate_patch), and delete it in a later release",
+            'ship ctx.patches.deprecated("id") with only the new branch first, and delete the '
+            "call in a later release, once no run that took the old branch is open",
             VERSIONING,
             suppressible=False,
         ),
         _meta(
             Code.V004,
             "handler-removed",
-            "a signal, update or query handler that runs in flight answer was removed or "
-            "renamed ({call})",
+            "a signal, update or query handler was removed or renamed while runs in flight, "
+            "or their clients, may still send it ({call})",
             "keep the handler under its old name until no run or client still sends it",
             VERSIONING,
             suppressible=False,

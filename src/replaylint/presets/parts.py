@@ -143,6 +143,12 @@ class Versioning:
     # False: the registered name lives outside the code (Cloudflare's wrangler binding names the
     # workflow, the class is only what it runs): a class renamed in place is the same workflow.
     name_in_code: bool = True
+    # True: a function is recorded under its qualified name (`Messages.create`, a method's class
+    # and all), as the runtime and DBOS record steps; else under its own name.
+    qualified_names: bool = False
+    # True: an entry registered by a registrar call (not a decorator) is named by the folder
+    # that holds its module, as the Azure Functions host names a function.json function.
+    folder_names: bool = False
 
     def command_kind(self, path: str, keywords: frozenset[str]) -> str | None:
         """The kind of durable command a call of `path` is (given its keyword arguments): a kind
@@ -184,7 +190,7 @@ MODULE_STATES = ("shared", "per-run")
 _VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
 _VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
 _VERSIONING_KEYS |= {"pinned-when", "unless", "keyed", "apart", "fresh-tail", "version-keyword"}
-_VERSIONING_KEYS |= {"name-in-code"}
+_VERSIONING_KEYS |= {"name-in-code", "qualified-names", "folder-names"}
 
 
 def required_table(where: str, data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
@@ -323,6 +329,8 @@ def versioning_facts(where: str, table: object) -> Versioning:
         fresh_tail=_flag(place, table, "fresh-tail", False),
         version_keyword=_text(place, table, "version-keyword", ""),
         name_in_code=_flag(place, table, "name-in-code", True),
+        qualified_names=_flag(place, table, "qualified-names", False),
+        folder_names=_flag(place, table, "folder-names", False),
     )
 
 

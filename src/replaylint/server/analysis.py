@@ -1,7 +1,8 @@
 """One document checked through the same API as `replaylint check -`: its buffer read as the
 module at its real path, the other open buffers as the editor holds them, the rest of the
 project from disk, with the settings each file's nearest `[tool.replaylint]` gives; and the
-workflows that reach it checked too, for the roots in its own lines."""
+workflows that reach it checked too, for the roots in its own lines. With a `base` setting,
+its workflows are compared with their versions at that git ref too (`check --base`)."""
 
 from __future__ import annotations
 
@@ -121,6 +122,17 @@ class Analyzer:
         # Settings files as each folder's last check saw them: a client that reports no file
         # changes still gets settings edited on disk from the next check of a file under them.
         self._stamps: dict[str, tuple[tuple[str, int, int], ...]] = {}
+        self.base: str | None = None  # the editor's `base` setting: the git ref to compare with
+
+    def set_base(self, base: str | None) -> bool:
+        """The git ref each workflow is compared with (None: none); True when it changed, so
+        every check made before is stale."""
+        with self._lock:
+            if base == self.base:
+                return False
+            self.base = base
+            self.generation += 1
+            return True
 
     def reload(self) -> None:
         """Settings changed: read them afresh on the next check."""
@@ -178,6 +190,8 @@ class Analyzer:
             checked.own()
             for workflow in self.reachers.of(path, resolver, generation):
                 checked.reached_from(workflow)
+            if self.base:
+                checked.versioned(self.base)
         except ConfigError as error:
             return Analysis(path, version, generation, text, lines, (), (str(error),), True)
         except Exception as error:  # a bug of ours: say so, keep serving the other documents
@@ -240,6 +254,21 @@ class _Document:
         for finding in self._check(self.path):
             if finding.path == self.shown:
                 self._keep(finding)
+
+    def versioned(self, base: str) -> None:
+        """ADK-V001..V004 in this document: its workflows (and those reaching it) compared with
+        their versions at `base`, the open buffers read as the editor holds them; the
+        selection applies as to any finding, and no comment silences them."""
+        from replaylint.versioning import check_against  # git and the base only when asked
+
+        # Read here, never in a forked process: a fork of this threaded server could inherit
+        # a lock another thread held.
+        compared = check_against(base, [self.path], self.resolver, self.overlay, beside=False)
+        selection = Selection(self.resolver)
+        for finding in compared.findings:
+            if finding.path == self.shown and selection.keeps(finding):
+                self._keep(finding)
+        self.problems.extend(p for p in compared.errors if p not in self.problems)
 
     def reached_from(self, workflow: str) -> None:
         if os.path.realpath(workflow) == os.path.realpath(self.path):

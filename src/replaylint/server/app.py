@@ -23,6 +23,7 @@ from replaylint.server.lifecycle import LifecycleProtocol
 from replaylint.server.ranges import UTF16, source_lines
 from replaylint.server.rule_fixes import FixOffer, fix_offer
 from replaylint.server.scheduling import Debouncer
+from replaylint.server.settings import SECTION, base_setting
 from replaylint.server.stdio import serve_stdio
 from replaylint.version import __version__
 
@@ -68,7 +69,9 @@ class ReplayServer(LanguageServer):
 
     def configure(self, params: types.InitializeParams) -> None:
         """The workspace root becomes the working directory, so findings name files as
-        `replaylint check` run there does; `initializationOptions.debounceMs` sets the wait.
+        `replaylint check` run there does; `initializationOptions.debounceMs` sets the wait,
+        and `initializationOptions.base` the git ref workflows are compared with (as `check
+        --base`; the workspace configuration's `replaylint.base` overrides it).
         Diagnostics are pulled by clients that can pull them and be told to pull again (a
         helper's save changes a workflow's findings), pushed to every other client."""
         capabilities = params.capabilities
@@ -80,9 +83,35 @@ class ReplayServer(LanguageServer):
             debounce = options.get("debounceMs")
             if isinstance(debounce, (int, float)) and not isinstance(debounce, bool):
                 self.debounce = max(float(debounce), 0.0) / 1000
+        base = base_setting(options)
+        if base.given:
+            self.analyzer.set_base(base.ref)
         root = self._root(params)
         if root is not None and os.path.isdir(root):
             os.chdir(root)
+
+    async def fetch_settings(self) -> None:
+        """Ask the client for the workspace configuration's `replaylint` section, where it can
+        answer; a changed `base` makes every open document's check stale."""
+        workspace = self.client_capabilities.workspace
+        if not (workspace and workspace.configuration):
+            return
+        try:
+            answer = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+            )
+        except Exception as error:  # a client that fails the request keeps what it had
+            log.info("the client refused the configuration: %s", error)
+            return
+        self.settings_changed(answer[0] if answer else None)
+
+    def settings_changed(self, settings: Any) -> None:
+        """Settings the client sent or was asked for: a new `base` checks every open document
+        again against it (or against none)."""
+        base = base_setting(settings)
+        if base.given and self.analyzer.set_base(base.ref):
+            log.info("comparing workflows with %s", base.ref or "no base")
+            self.debouncer.schedule(_EVERYTHING, self.debounce, self.publish_all)
 
     @staticmethod
     def _root(params: types.InitializeParams) -> str | None:

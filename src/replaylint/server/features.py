@@ -12,6 +12,7 @@ from pygls.uris import to_fs_path
 from replaylint.server.actions import code_actions, resolve_fix
 from replaylint.server.app import ReplayServer
 from replaylint.server.hover import hover_at
+from replaylint.server.settings import base_setting
 
 
 def build() -> ReplayServer:
@@ -43,9 +44,18 @@ def _lifecycle(server: ReplayServer) -> None:
             )(pull)
 
     @server.feature(types.INITIALIZED)
-    def initialized(params: types.InitializedParams) -> None:
+    async def initialized(params: types.InitializedParams) -> None:
         server.watch_files()
         server.warm()
+        await server.fetch_settings()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def configuration_changed(params: types.DidChangeConfigurationParams) -> None:
+        # Clients that pull settings send none here, only the news that they changed.
+        if not base_setting(params.settings).given:
+            await server.fetch_settings()
+        else:
+            server.settings_changed(params.settings)
 
 
 def _documents(server: ReplayServer) -> None:

@@ -6,6 +6,9 @@ there; on a `def`/`class` line (or one of its decorators) it covers that whole b
 directive too, but only when it names one of our codes: a bare `# noqa`, or one naming only
 other tools' codes (`E501`), belongs to those tools. A directive that silences nothing is
 ADK-S001; one naming an unknown code, or none, is ADK-S002. Rules never read comments.
+A versioning finding (ADK-V001..V004) is never silenced by a comment: it compares two revisions,
+and a comment on the new side cannot vouch for the runs the old side started; only the
+configuration (select, ignore, per-file ignores) turns those codes off.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from replaylint.core.codes import RULES, Code, parse_code
+from replaylint.core.codes import RULES, UNSUPPRESSIBLE_CODES, Code, parse_code
 from replaylint.core.findings import Finding, Span
 from replaylint.parse import positions
 from replaylint.resolve.model import ModuleInfo
@@ -193,7 +196,10 @@ def statement_extents(tree: cst.Module) -> list[tuple[int, int]]:
 
 def covering(directives: list[Directive], code: Code, span: Span) -> Directive | None:
     """The directive that silences `code` at `span`, if one does: the first in the module that
-    covers it (a later one that covers it too stays unused)."""
+    covers it (a later one that covers it too stays unused); none for a code no comment may
+    silence."""
+    if code in UNSUPPRESSIBLE_CODES:
+        return None
     for directive in directives:
         if code in directive.codes and (
             directive.kind == "file"
@@ -256,13 +262,13 @@ def apply(
             kept.append(Finding(Code.S002, path, span, named, RULES[Code.S002].remedy))
         unused = [c for c in directive.codes if c not in directive.used and enabled(c)]
         if unused:
-            kept.append(
-                Finding(
-                    Code.S001,
-                    path,
-                    span,
-                    ", ".join(c.value for c in unused),
-                    RULES[Code.S001].remedy,
-                )
-            )
+            named = ", ".join(_unused(c) for c in unused)
+            kept.append(Finding(Code.S001, path, span, named, RULES[Code.S001].remedy))
     return kept
+
+
+def _unused(code: Code) -> str:
+    """An unused code as ADK-S001 names it, with why, where no comment could have used it."""
+    if code in UNSUPPRESSIBLE_CODES:
+        return f"{code.value}, which no comment can silence"
+    return code.value

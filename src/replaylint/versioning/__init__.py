@@ -4,6 +4,6 @@
 command line adds to its report with `--base`, and what an editor can ask for one file.
 """
 
-from replaylint.versioning.check import Versioned, add_comparison, check_against
+from replaylint.versioning.check import Comparison, Versioned, add_comparison, check_against
 
-__all__ = ["Versioned", "add_comparison", "check_against"]
+__all__ = ["Comparison", "Versioned", "add_comparison", "check_against"]

@@ -5,16 +5,13 @@ away (ADK-V003)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import cast
+from typing import NamedTuple
 
 from replaylint.versioning.model import (
     ANY,
     Block,
-    Branches,
-    Deprecation,
     DurableCommand,
     Gate,
     Guarded,
@@ -25,6 +22,18 @@ from replaylint.versioning.model import (
     first_command,
     first_of,
     walk,
+)
+from replaylint.versioning.replayed import (
+    End,
+    RemovedGate,
+    RenamedGate,
+    deprecated,
+    gate_ids,
+    loosened,
+    prepare_base,
+    prepare_new,
+    renamed_gates,
+    signature,
 )
 
 ADDED, REMOVED, CHANGED = "added", "removed", "changed"
@@ -42,27 +51,12 @@ class Difference:
     at_statement: bool = False  # reported on the first line of the statement holding `where`
 
 
-@dataclass(frozen=True)
-class _RemovedGate:
-    """A gate of the base that the new code dropped without deprecating it first."""
+class Next(NamedTuple):
+    """The command a run meets after a block, on each side (a `def` line's empty command
+    where the workflow ends): what a message names when a block's own commands run out."""
 
-    gate: Gate
-
-    @property
-    def where(self) -> Where:
-        return self.gate.where
-
-
-@dataclass(frozen=True)
-class _RenamedGate:
-    """A gate of the new code that is a base gate under another id."""
-
-    gate: Gate  # the new gate, relabelled with the base's id
-    was: str
-
-    @property
-    def where(self) -> Where:
-        return self.gate.where
+    old: DurableCommand
+    new: DurableCommand
 
 
 def compare(
@@ -72,11 +66,11 @@ def compare(
     where a removal with nothing after it is reported. `fresh_tail`: what is added after every
     command of the base is new work for a run in flight (its history ends before it);
     `retirable`: the framework has a call that retires a gate (deprecate_patch)."""
-    base_gates, new_gates = _gate_ids(base), _gate_ids(new)
-    retired = _deprecated(new) - new_gates
-    renamed = _renamed(base, new, base_gates, new_gates)
-    old = _prepare_base(base, new_gates | retired | set(renamed.values()), retired)
-    current = _prepare_new(new, base_gates, renamed)
+    base_gates, new_gates = gate_ids(base), gate_ids(new)
+    retired = deprecated(new) - new_gates
+    renamed = renamed_gates(base, new, base_gates, new_gates)
+    old = prepare_base(base, new_gates | retired | set(renamed.values()), retired)
+    current = prepare_new(new, base_gates, renamed)
     # A kind whose target either side chooses at run time is compared by kind alone.
     loose = {
         c.kind
@@ -85,8 +79,9 @@ def compare(
         if isinstance(c, DurableCommand) and c.target == ANY
     }
     if loose:
-        old, current = _loosened(old, loose), _loosened(current, loose)
-    found = _block(old, current, DurableCommand("", "", definition), fresh_tail)
+        old, current = loosened(old, loose), loosened(current, loose)
+    ends = DurableCommand("", "", definition)
+    found = _block(old, current, Next(ends, ends), fresh_tail)
     if retirable:
         return found
     # Nothing retires a gate: removing it is early while any run may still replay through it.
@@ -98,125 +93,10 @@ def compare(
     ]
 
 
-# ---------------------------------------------------------------- what each side replays
-
-
-def _gate_ids(block: Block) -> set[str]:
-    return {item.patch for item in walk(block) if isinstance(item, Gate)}
-
-
-def _deprecated(block: Block) -> set[str]:
-    return {item.patch for item in walk(block) if isinstance(item, Deprecation)}
-
-
-def _renamed(base: Block, new: Block, base_gates: set[str], new_gates: set[str]) -> dict[str, str]:
-    """new id -> base id, for a gate whose id alone changed (both branches the same)."""
-    gone = [g for g in walk(base) if isinstance(g, Gate) and g.patch not in new_gates]
-    added = [g for g in walk(new) if isinstance(g, Gate) and g.patch not in base_gates]
-    found: dict[str, str] = {}
-    for gate in added:
-        for old in gone:
-            same = _shape(old.new) == _shape(gate.new) and _shape(old.old) == _shape(gate.old)
-            if same and old.patch not in found.values():
-                found[gate.patch] = old.patch
-                break
-    return found
-
-
-def _shape(block: Block) -> tuple:
-    return tuple((_signature(item), *map(_shape, blocks_of(item))) for item in block)
-
-
-def _prepare_base(block: Block, kept: set[str], retired: set[str]) -> Block:
-    """The base as a run of it replays: a gate the new code deprecated is its new branch (the
-    runs that took the old one are gone by the deprecation's promise); one it dropped without
-    that is a removed gate; deprecation calls are invisible to replay."""
-    items: list[Item] = []
-    for item in block:
-        if isinstance(item, Deprecation):
-            continue
-        if isinstance(item, Gate):
-            if item.patch in retired:
-                items.extend(_prepare_base(item.new, kept, retired))
-                continue
-            new, old = (
-                _prepare_base(item.new, kept, retired),
-                _prepare_base(item.old, kept, retired),
-            )
-            gate = Gate(item.patch, new, old, item.where)
-            items.append(gate if item.patch in kept else _RemovedGate(gate))  # type: ignore[arg-type]
-            continue
-        items.append(_rebuilt(item, lambda b: _prepare_base(b, kept, retired)))
-    return tuple(items)
-
-
-def _prepare_new(block: Block, base_gates: set[str], renamed: dict[str, str]) -> Block:
-    """The new code as an old run replays it: a gate the base did not have answers "not
-    patched", so the run takes its old branch; deprecation calls are invisible to replay."""
-    items: list[Item] = []
-    for item in block:
-        if isinstance(item, Deprecation):
-            continue
-        if isinstance(item, Gate):
-            new = _prepare_new(item.new, base_gates, renamed)
-            old = _prepare_new(item.old, base_gates, renamed)
-            if item.patch in renamed:
-                gate = Gate(renamed[item.patch], new, old, item.where)
-                items.append(_RenamedGate(gate, item.patch))  # type: ignore[arg-type]
-            elif item.patch in base_gates:
-                items.append(Gate(item.patch, new, old, item.where))
-            else:
-                items.extend(old)
-            continue
-        items.append(_rebuilt(item, lambda b: _prepare_new(b, base_gates, renamed)))
-    return tuple(items)
-
-
-def _loosened(block: Block, kinds: set[str]) -> Block:
-    items: list[object] = []
-    # Removed and renamed gates ride along as items of the prepared blocks.
-    for item in cast(tuple[object, ...], block):
-        if isinstance(item, DurableCommand) and item.kind in kinds:
-            items.append(dataclasses.replace(item, target=ANY))
-        elif isinstance(item, Gate):
-            new, old = _loosened(item.new, kinds), _loosened(item.old, kinds)
-            items.append(Gate(item.patch, new, old, item.where))
-        elif isinstance(item, (_RemovedGate, _RenamedGate)):
-            gate = item.gate
-            new, old = _loosened(gate.new, kinds), _loosened(gate.old, kinds)
-            items.append(dataclasses.replace(item, gate=Gate(gate.patch, new, old, gate.where)))
-        else:
-            items.append(_rebuilt(cast(Item, item), lambda b: _loosened(b, kinds)))
-    return cast(Block, tuple(items))
-
-
-def _rebuilt(item: Item, prepare: Callable[[Block], Block]) -> Item:
-    if isinstance(item, Branches):
-        return Branches(tuple(prepare(arm) for arm in item.arms), item.where)
-    if isinstance(item, Loop):
-        return Loop(prepare(item.body), item.where)
-    if isinstance(item, Guarded):
-        handlers = tuple(prepare(h) for h in item.handlers)
-        return Guarded(prepare(item.body), handlers, prepare(item.final), item.where)
-    return item
-
-
 # ---------------------------------------------------------------- alignment
 
 
-def _signature(item: object) -> tuple:
-    if isinstance(item, DurableCommand):
-        return ("command", item.kind, item.target)
-    if isinstance(item, Gate):
-        return ("gate", item.patch)
-    if isinstance(item, _RenamedGate):
-        return ("gate", item.gate.patch)
-    if isinstance(item, _RemovedGate):
-        return ("removed gate", item.gate.patch, id(item))
-    return (type(item).__name__,)
-
-
-def _block(base: Block, new: Block, after: DurableCommand, tail: bool = False) -> list[Difference]:
+def _block(base: Block, new: Block, after: Next, tail: bool = False) -> list[Difference]:
     """The first difference of a sequence (a run that meets it goes no further), and those of
     the alternatives before it. A replay walks both from the start, so the common prefix is
     matched first; only where they part is the rest aligned, to tell an addition from a
@@ -225,7 +105,7 @@ def _block(base: Block, new: Block, after: DurableCommand, tail: bool = False) -
     start = 0
     while start < min(len(base), len(new)) and _key(base[start]) == _key(new[start]):
         last = tail and start == len(base) - 1
-        found = _item(base[start], new[start], _next_place(new, start + 1, after), last)
+        found = _item(base[start], new[start], _following(base, new, start + 1, after), last)
         if found:
             return found
         start += 1
@@ -234,36 +114,45 @@ def _block(base: Block, new: Block, after: DurableCommand, tail: bool = False) -
         return []
     keys = ([_key(i) for i in old_rest], [_key(i) for i in new_rest])
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, *keys, autojunk=False).get_opcodes():
+        if i1 < len(old_rest) and isinstance(old_rest[i1], End):
+            return []  # the base's run ended here: nothing from here on is in its history
         if tag == "insert" and tail and i1 == len(old_rest):
             return []  # added after everything of the base: fresh work
         if tag == "equal" or (tag == "replace" and _alike(old_rest[i1:i2], new_rest[j1:j2])):
             # The same commands (their arguments aside, which only told them apart).
             for offset in range(i2 - i1):
                 last = tail and i1 + offset == len(old_rest) - 1
-                place = _next_place(new_rest, j1 + offset + 1, after)
+                place = _following(old_rest, new_rest, (i1 + offset + 1, j1 + offset + 1), after)
                 found = _item(old_rest[i1 + offset], new_rest[j1 + offset], place, last)
                 if found:
                     return found
             continue
-        was = _first(tuple(old_rest[i1:])) if i1 == i2 else _first(tuple(old_rest[i1:i2]))
-        return [_gap(old_rest[i1:i2], new_rest[j1:j2], was, _next_place(new_rest, j2, after))]
+        was = _first(old_rest[i1:] if i1 == i2 else old_rest[i1:i2]) or after.old
+        now_after = _next_place(new_rest, j2, after.new)
+        return _gap(old_rest[i1:i2], new_rest[j1:j2], was, now_after)
     return []
+
+
+def _following(base: Block, new: Block, start: int | tuple[int, int], after: Next) -> Next:
+    """What a run meets after the items before `start` (one index, or one per side)."""
+    old_start, new_start = start if isinstance(start, tuple) else (start, start)
+    return Next(_next_place(base, old_start, after.old), _next_place(new, new_start, after.new))
 
 
 def _key(item: object) -> tuple:
     """What aligns two items: the signature, and the code of a command's arguments where the
     framework gives it (two interrupts with different questions are told apart)."""
-    return (_signature(item), item.work if isinstance(item, DurableCommand) else "")
+    return (signature(item), item.work if isinstance(item, DurableCommand) else "")
 
 
 def _alike(old: Block, new: Block) -> bool:
     return len(old) == len(new) and all(
-        _signature(a) == _signature(b) for a, b in zip(old, new, strict=True)
+        signature(a) == signature(b) for a, b in zip(old, new, strict=True)
     )
 
 
-def _item(base: Item, new: Item, after: DurableCommand, tail: bool) -> list[Difference]:
-    if isinstance(new, _RenamedGate):
+def _item(base: Item, new: Item, after: Next, tail: bool) -> list[Difference]:
+    if isinstance(new, RenamedGate):
         detail = f"was: patch {new.gate.patch}, now: patch {new.was}"
         return [Difference("V003", new.where, detail)]
     if isinstance(base, Gate) and isinstance(new, Gate):
@@ -271,9 +160,24 @@ def _item(base: Item, new: Item, after: DurableCommand, tail: bool) -> list[Diff
         return _block(base.new, new.new, after, tail) + _block(base.old, new.old, after, tail)
     found: list[Difference] = []
     ends = _ends(new, tail)
-    for index, (old_block, new_block) in enumerate(_paired_blocks(base, new)):
-        found += _block(old_block, new_block, after, index < len(ends) and ends[index])
+    paired = _paired_blocks(base, new)
+    for index, ((old_block, new_block), next_one) in enumerate(
+        zip(paired, _afters(base, new, after), strict=True)
+    ):
+        found += _block(old_block, new_block, next_one, index < len(ends) and ends[index])
     return found
+
+
+def _afters(base: Item, new: Item, after: Next) -> list[Next]:
+    """For each pair of blocks of two items, what a run meets when it leaves the block: a
+    loop's next turn, a try's final block, else what follows the item."""
+    width = max(len(blocks_of(base)), len(blocks_of(new)))
+    if isinstance(base, Loop) and isinstance(new, Loop):
+        return [Next(first_command(base.body) or after.old, first_command(new.body) or after.new)]
+    if isinstance(base, Guarded) and isinstance(new, Guarded):
+        final = Next(first_command(base.final) or after.old, first_command(new.final) or after.new)
+        return [final] * (width - 1) + [after]
+    return [after] * width
 
 
 def _ends(item: Item, tail: bool) -> list[bool]:
@@ -293,19 +197,21 @@ def _paired_blocks(base: Item, new: Item) -> list[tuple[Block, Block]]:
 
 
 def _gap(
-    removed: tuple, added: tuple, was: DurableCommand | None, after: DurableCommand
-) -> Difference:
+    removed: tuple, added: tuple, was: DurableCommand, after: DurableCommand
+) -> list[Difference]:
     """The difference where the sequences part: a removed gate (V003), else V001 on the first
-    differing command of the new code (after a removal, the first command after the gap)."""
-    if removed and isinstance(removed[0], _RemovedGate):
+    differing command of the new code (after a removal, the first command after the gap). A
+    run that meets the same command either way (the next turn of a loop is what the removed
+    command was) meets no difference here."""
+    if removed and isinstance(removed[0], RemovedGate):
         patch = removed[0].gate.patch
         where = _place(added[0]) if added else after.where
         detail = f"patch {patch} {_UNRETIRED}"
-        return Difference("V003", where, detail, at_statement=True)
-    now = _first(added)
-    if now is None:
-        return Difference("V001", after.where, f"was: {_told(was)}, now: {_told(after)}")
-    return Difference("V001", now.where, f"was: {_told(was)}, now: {_told(now)}")
+        return [Difference("V003", where, detail, at_statement=True)]
+    now = _first(added) or after
+    if _key(now) == _key(was) and now.kind:
+        return []
+    return [Difference("V001", now.where, f"was: {_told(was)}, now: {_told(now)}")]
 
 
 def _first(items: tuple) -> DurableCommand | None:
@@ -317,7 +223,7 @@ def _first(items: tuple) -> DurableCommand | None:
 
 
 def _first_any(item: object) -> DurableCommand | None:
-    if isinstance(item, (_RemovedGate, _RenamedGate)):
+    if isinstance(item, (RemovedGate, RenamedGate)):
         return first_of(item.gate)
     return first_of(item)  # type: ignore[arg-type]
 
@@ -334,8 +240,8 @@ def _next_place(block: Block, start: int, after: DurableCommand) -> DurableComma
     return command if command is not None else after
 
 
-def _told(command: DurableCommand | None) -> str:
-    if command is None or not command.kind:
+def _told(command: DurableCommand) -> str:
+    if not command.kind:
         return "nothing (the workflow ends)"
     return command.describe()
 

@@ -9,8 +9,10 @@ import libcst as cst
 
 from replaylint.presets.records import Versioning
 from replaylint.resolve.model import ClassInfo, FunctionInfo, ModuleInfo
+from replaylint.versioning.bodies import Bodies
 from replaylint.versioning.model import Handler, Unit, Workflow
 from replaylint.versioning.places import Places
+from replaylint.versioning.targets import python_qualname
 
 RUNTIME = "runtime"  # the framework name of a module marked `__adk_workflow__ = True`
 
@@ -26,6 +28,7 @@ class Entries:
         self.facts = facts  # framework name (and "runtime") -> its versioning facts
         self.places = places
         self.skeleton = skeleton
+        self.bodies = Bodies()
 
     def workflows(self, module: ModuleInfo, relative: str) -> list[Workflow]:
         found: list[Workflow] = []
@@ -36,9 +39,11 @@ class Entries:
                     found.append(workflow)
         for function in module.functions:
             framework = function.entry
-            if framework is None or function.cls is not None or framework not in self.facts:
+            if framework is None or framework not in self.facts or function.parent is not None:
                 continue
-            if function.cls is None and function.parent is None:
+            # A method is an entry of its own unless its class is the workflow (Temporal's
+            # run method): a DBOS workflow that is a method of a @DBOS.dbos_class() class.
+            if function.cls is None or function.cls.workflow is None:
                 found.append(self._function_workflow(function, framework, relative))
         if module.marked and RUNTIME in self.facts:
             found += [
@@ -66,7 +71,7 @@ class Entries:
                 if _keyword(_handler_decorator(function.node), "dynamic") is True:
                     continue
                 handler_name = _handler_name(function.node, facts) or function.name
-                body = _body_code(cls.module, function.node)
+                body = self.bodies.text(cls.module, function.node)
                 handlers.append(Handler(kind, handler_name, function.qualname, where, body))
                 if kind != "query":  # a query issues no command
                     skeleton = self.skeleton(function, cls.workflow or "")
@@ -82,14 +87,15 @@ class Entries:
             self.places.definition(cls.module, cls.node),
             tuple(units),
             tuple(handlers),
-            body=_body_code(cls.module, cls.node),
+            body=self.bodies.text(cls.module, cls.node),
         )
 
     # ------------------------------------------------------------------ function workflows
 
     def _function_workflow(self, function: FunctionInfo, framework: str, relative: str) -> Workflow:
         facts = self.facts[framework]
-        name = _function_name(function, facts) or function.qualname
+        folder = _host_folder(function, facts, relative)
+        name = folder or _function_name(function, facts) or function.qualname
         version = _version(function, facts)
         where = self.places.definition(function.module, function.node)
         unit = Unit("", where, self.skeleton(function, framework))
@@ -100,8 +106,9 @@ class Entries:
             relative,
             where,
             (unit,),
-            body=_body_code(function.module, function.node),
+            body=self.bodies.text(function.module, function.node),
             named=_named(function),
+            host_file=f"{folder_of(relative)}/{HOST_FILE}" if folder else "",
         )
 
     def registered_name(self, function: FunctionInfo, framework: str) -> str:
@@ -112,7 +119,26 @@ class Entries:
         if cls is not None and cls.workflow is not None and facts is not None:
             return _declared_name(cls.node, facts) or cls.name
         declared = _function_name(function, facts) if facts is not None else None
-        return declared or function.name
+        if declared:
+            return declared
+        return python_qualname(function) if facts and facts.qualified_names else function.name
+
+
+HOST_FILE = "function.json"  # what tells the Azure Functions host a folder is a function
+
+
+def folder_of(relative: str) -> str:
+    return relative.rsplit("/", 1)[0] if "/" in relative else ""
+
+
+def _host_folder(function: FunctionInfo, facts: Versioning, relative: str) -> str:
+    """The folder that names an entry its registrar registers, where the host names functions
+    by their folder (`main = df.Orchestrator.create(orchestrator_function)` in
+    `E1_HelloSequence/__init__.py` is the orchestrator `E1_HelloSequence`); "" elsewhere."""
+    if not facts.folder_names or function.registration is None or function.decorators:
+        return ""
+    folder = folder_of(relative)
+    return folder.rsplit("/", 1)[-1]
 
 
 def _named(function: FunctionInfo) -> bool:
@@ -254,8 +280,3 @@ def _last_name(expr: cst.BaseExpression) -> str:
     if isinstance(expr, cst.Attribute):
         return expr.attr.value
     return expr.value if isinstance(expr, cst.Name) else ""
-
-
-def _body_code(module: ModuleInfo, node: cst.CSTNode) -> str:
-    body = getattr(node, "body", None)
-    return module.tree.code_for_node(body) if isinstance(body, cst.CSTNode) else ""

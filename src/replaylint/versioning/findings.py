@@ -26,9 +26,13 @@ class Comparisons:
         self.root = root
 
     def findings(self, pairs: Pairs) -> list[Finding]:
-        found: dict[tuple[str, int, Code], Finding] = {}
+        """One finding per place and code for the commands (a helper's command that changed for
+        several workflows is one change); one per workflow or handler named for V002 and V004,
+        which may share a module's first line."""
+        found: dict[tuple[str, int, Code, str], Finding] = {}
         for finding in self._all(pairs):
-            found.setdefault((finding.path, finding.line, finding.code), finding)
+            named = finding.message if finding.code in (Code.V002, Code.V004) else ""
+            found.setdefault((finding.path, finding.line, finding.code, named), finding)
         return sorted(found.values(), key=Finding.sort_key)
 
     def _all(self, pairs: Pairs) -> list[Finding]:
@@ -41,6 +45,9 @@ class Comparisons:
                 continue
             detail = f"was: {old.name}, now: {new.name}"
             findings.append(self._finding(Code.V002, new.framework, new.where, detail))
+            # A handler gone from a workflow of the base is reported, renamed workflow or not:
+            # a client moved to the new name still sends the handler's old name.
+            findings += self._handlers(old, new)
         for old, new in same:
             if self.models.model(new.framework, new.where.path) == PATCHING:
                 findings += self._replayed(old, new)

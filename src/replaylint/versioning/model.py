@@ -66,6 +66,10 @@ class Branches:
 
     arms: tuple[Block, ...]
     where: Where = NOWHERE
+    # The kind, when every arm a run can go on through issues one command of it: a target the
+    # branch chooses (`if x: run(a) else: run(b)`, `run(a if x else b)`), which compares as one
+    # command of that kind wherever the other side chooses its target at run time.
+    chooses: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,9 @@ class Workflow:
     # Runs in flight find it by its name (False: a callable the framework calls from its own
     # workflow, or a recorded unit replayed on its own, found by its place in its caller).
     named: bool = True
+    # The file beside its module that the host reads it from (an Azure function's function.json),
+    # relative to the repository's root: where that file is gone, the workflow is gone.
+    host_file: str = ""
 
 
 def first_command(block: Block) -> DurableCommand | None:

@@ -9,10 +9,8 @@ import libcst as cst
 
 from replaylint.presets.records import Versioning
 from replaylint.resolve.facts import Call
-from replaylint.resolve.model import Func, FunctionInfo
-from replaylint.resolve.values import Const, Ext
+from replaylint.resolve.model import FunctionInfo
 from replaylint.versioning.model import (
-    ANY,
     Block,
     Branches,
     Deprecation,
@@ -24,9 +22,8 @@ from replaylint.versioning.model import (
 )
 from replaylint.versioning.places import Places
 from replaylint.versioning.syntax import (
-    RECEIVER,
+    alternatives,
     argument_nodes,
-    argument_values,
     attribute_chain,
     body_of,
     call_of,
@@ -41,8 +38,8 @@ from replaylint.versioning.syntax import (
     text_argument,
     unnegated,
     work_of,
-    written_name,
 )
+from replaylint.versioning.targets import Targets
 
 MAX_DEPTH = 12  # helper frames followed, as ADK-W005's chains are cut
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
@@ -79,6 +76,7 @@ class Builder:
         self.facts = facts
         self.places = places
         self.name_of = name_of  # the registered name of a step or child workflow function
+        self.targets = Targets(name_of, facts.qualified_names)
         self.children = children  # frameworks where calling a workflow starts a child
         # The run context's instance path and its parameter's position in an entry: what an
         # unannotated context stands for, in the entry and in the helpers it is handed to.
@@ -360,28 +358,17 @@ class Builder:
             return None
         keys = self.facts.targets.get(kind, ("0",))
         work = work_of(node, keys, self._function) if self.facts.argued(kind) else ""
-        return DurableCommand(kind, self._target(node, fact, keys), where, work)
-
-    def _target(self, node: cst.Call, fact: Call | None, keys: tuple[str, ...]) -> str:
-        """The activity or child workflow type: a function's registered name, a string given,
-        or the last part of an installed function's path; ANY when a local chosen in several
-        places names it (`fn = order_apples` in one branch, `fn = order_pears` in another); under
-        the RECEIVER key, the decorated function whose method is called."""
-        task = receiver_of(node, self._function) if RECEIVER in keys else None
-        if task is not None:
-            return self.name_of(task)
         written = argument_nodes(node, keys)
-        if written and isinstance(written[0], cst.Name):
-            if written[0].value in self._rebound():
-                return ANY
-        for value in argument_values(node, fact, keys):
-            if isinstance(value, Func):
-                return self.name_of(value.info)
-            if isinstance(value, Const) and isinstance(value.value, str):
-                return value.value
-            if isinstance(value, Ext):
-                return value.path.rsplit(".", 1)[-1].replace("()", "")
-        return written_name(written[0]) if written else ""
+        if written and isinstance(written[0], cst.IfExp):
+            # `run(a if x else b)`: each alternative is the command a run of that arm records.
+            targets = [
+                self.targets.of_alternative(leaf, self._function)
+                for leaf in alternatives(written[0])
+            ]
+            arms = tuple((DurableCommand(kind, target, where, work),) for target in targets)
+            return Branches(arms, where, kind)
+        target = self.targets.of_call(node, fact, keys, self._function, self._rebound())
+        return DurableCommand(kind, target, where, work)
 
     def _helper_call(self, node: cst.Call, target: FunctionInfo) -> list[Item]:
         where = self.places.at(self._function, node, self._statement)

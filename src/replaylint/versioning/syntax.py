@@ -10,7 +10,7 @@ from replaylint.parse import children as fields
 from replaylint.resolve.facts import Call
 from replaylint.resolve.model import Func, FunctionInfo
 from replaylint.resolve.values import Const, Value
-from replaylint.versioning.model import ANY, Block, Branches, DurableCommand, Item, Where
+from replaylint.versioning.model import Block, Branches, DurableCommand, Where
 
 
 def suite(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
@@ -114,6 +114,14 @@ def written_name(expr: cst.BaseExpression) -> str:
     if isinstance(expr, cst.SimpleString):
         return str(expr.evaluated_value)
     return ""
+
+
+def alternatives(expr: cst.IfExp) -> list[cst.BaseExpression]:
+    """The values a conditional expression can take, nested ones flattened, in order written."""
+    found: list[cst.BaseExpression] = []
+    for part in (expr.body, expr.orelse):
+        found += alternatives(part) if isinstance(part, cst.IfExp) else [part]
+    return found
 
 
 def attribute_chain(expr: cst.BaseExpression) -> list[str]:
@@ -241,24 +249,23 @@ def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return fields.children(node)
 
 
-def choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Item:
-    """The branches of an if (an elif chain's arms side by side); when every arm that goes on
-    issues one command of one kind (the others raise), the one command whose target the branch
-    chose: `if apple: order(apples) elif pear: order(pears)` is `order(ANY)`."""
+def choice(node: cst.If, body: Block, orelse: Block, where: Where) -> Branches:
+    """The branches of an if (an elif chain's arms side by side), each arm kept: a replay of a
+    run that took one arm meets that arm's commands. When every arm that goes on issues one
+    command of one kind (the others raise), the branch chooses that command's target, as a
+    local bound in each branch would (`chooses`)."""
     arms: tuple[Block, ...] = (body, orelse)
     chained = isinstance(node.orelse, cst.If) and len(orelse) == 1
     if chained and isinstance(orelse[0], Branches):
         arms = (body, *orelse[0].arms)
     raising = [raises(node.body), *raising_arms(node.orelse)]
     going_on = [arm for index, arm in enumerate(arms) if arm or not _at(raising, index)]
-    if len(going_on) > 1 and all(
-        len(arm) == 1 and isinstance(arm[0], DurableCommand) for arm in going_on
-    ):
-        kinds = {arm[0].kind for arm in going_on}  # type: ignore[union-attr]
-        if len(kinds) == 1:
-            first = going_on[0][0]
-            return DurableCommand(first.kind, ANY, first.where)  # type: ignore[union-attr]
-    return Branches(arms, where)
+    kinds = {
+        arm[0].kind for arm in going_on if len(arm) == 1 and isinstance(arm[0], DurableCommand)
+    }
+    one_each = all(len(arm) == 1 and isinstance(arm[0], DurableCommand) for arm in going_on)
+    chooses = kinds.pop() if len(going_on) > 1 and one_each and len(kinds) == 1 else ""
+    return Branches(arms, where, chooses)
 
 
 def _at(flags: list[bool], index: int) -> bool:
