@@ -171,3 +171,12 @@ def test_a_command_added_before_continue_as_new_is_fresh_work(tmp_path: Path) ->
     new = RETRIES + "    " + NOTIFY + "\n    workflow.continue_as_new(order)"
     head = "import asyncio\n"
     check_change(tmp_path, "flows.py", head + module(base), head + module(new), [])
+
+
+def test_continue_as_new_removed_is_reported_on_the_def_line(tmp_path: Path) -> None:
+    # The new code never continues as new: a run the base continued, replayed whole (a query
+    # of the closed run, the framework's replayer over its history), would complete instead.
+    base = f"{CHARGE}\nworkflow.continue_as_new(order)"
+    new = module(CHARGE, mark="  # expect: ADK-V001")
+    detail = "Checkout: was: continue-as-new, now: nothing (the workflow ends)"
+    check_change(tmp_path, "flows.py", module(base), new, [detail])

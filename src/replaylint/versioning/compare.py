@@ -27,6 +27,7 @@ from replaylint.versioning.replayed import (
     End,
     RemovedGate,
     RenamedGate,
+    continues_as_new,
     deprecated,
     gate_ids,
     loosened,
@@ -69,7 +70,9 @@ def compare(
     base_gates, new_gates = gate_ids(base), gate_ids(new)
     retired = deprecated(new) - new_gates
     renamed = renamed_gates(base, new, base_gates, new_gates)
-    old = prepare_base(base, new_gates | retired | set(renamed.values()), retired)
+    old = prepare_base(
+        base, new_gates | retired | set(renamed.values()), retired, continues_as_new(new)
+    )
     current = prepare_new(new, base_gates, renamed)
     # A kind whose target either side chooses at run time is compared by kind alone.
     loose = {

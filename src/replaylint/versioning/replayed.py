@@ -101,26 +101,34 @@ def signature(item: object) -> tuple:
     return (type(item).__name__,)
 
 
-def prepare_base(block: Block, kept: set[str], retired: set[str]) -> Block:
+def continues_as_new(block: Block) -> bool:
+    return any(isinstance(c, DurableCommand) and c.kind in ENDS_RUN for c in walk(block))
+
+
+def prepare_base(block: Block, kept: set[str], retired: set[str], ends: bool = True) -> Block:
     """The base as a run of it replays: a gate the new code deprecated is its new branch (the
     runs that took the old one are gone by the deprecation's promise); one it dropped without
-    that is a removed gate; deprecation calls are invisible to replay; a command that ends the
-    run is its end, and nothing after an item that always ends the run is kept."""
+    that is a removed gate; deprecation calls are invisible to replay; with `ends`, a command
+    that ends the run is its end, and nothing after an item that always ends the run is kept.
+    Without it (the new code never continues as new), continue-as-new is a command like any
+    other: a run the base continued is replayed whole (a query of a closed run, the framework's
+    replayer over a stored history) and would complete where it had continued."""
     items: list[object] = []
     for item in block:
         if isinstance(item, Deprecation):
             continue
-        if isinstance(item, DurableCommand) and item.kind in ENDS_RUN:
+        if ends and isinstance(item, DurableCommand) and item.kind in ENDS_RUN:
             items.append(End(item.where))
             break
         if isinstance(item, Gate) and item.patch in retired:
-            items.extend(prepare_base(item.new, kept, retired))
+            items.extend(prepare_base(item.new, kept, retired, ends))
         elif isinstance(item, Gate):
-            new, old = prepare_base(item.new, kept, retired), prepare_base(item.old, kept, retired)
+            new = prepare_base(item.new, kept, retired, ends)
+            old = prepare_base(item.old, kept, retired, ends)
             gate = Gate(item.patch, new, old, item.where)
             items.append(gate if item.patch in kept else RemovedGate(gate))
         else:
-            items.append(rebuilt(item, lambda b: prepare_base(b, kept, retired)))
+            items.append(rebuilt(item, lambda b: prepare_base(b, kept, retired, ends)))
         if _ends(items[-1]):
             # Every way through it ends the run (a loop each turn of which continues as new).
             items.append(End(cast(Item, items[-1]).where))
