@@ -73,13 +73,7 @@ def files_to_check(paths: Sequence[str], resolver: Resolver) -> tuple[list[str],
 def _not_force_excluded(paths: Sequence[str], resolver: Resolver) -> list[str]:
     """Paths named on the command line, less those their settings exclude with force-exclude
     (pre-commit names every changed file, excluded or not)."""
-    kept = []
-    for path in paths:
-        own = resolver.for_path(path)
-        if own.force_exclude and own.excludes(path, walking=True):
-            continue
-        kept.append(path)
-    return kept
+    return [path for path in paths if not resolver.for_path(path).excludes_named(path)]
 
 
 def _with_dependents(paths: Sequence[str]) -> tuple[list[str], frozenset[Path] | None]:
