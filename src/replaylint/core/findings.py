@@ -68,6 +68,12 @@ class Finding:
         text = RULES[self.code].finding.format(call=self.call)
         return f"{text}: {self.decision}" if self.decision else text
 
+    @property
+    def hops_left_out(self) -> int:
+        """How many hops of the chain `chain` leaves out, between its first hops and its root:
+        0 when the chain is whole."""
+        return self.hops - len(self.chain) if self.hops else 0
+
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code.value, self.call)
 
