@@ -116,7 +116,9 @@ def test_json_says_which_chains_it_cut_and_by_how_much(bounded_report) -> None:
 
 def test_sarif_says_which_chains_it_cut_and_by_how_much(bounded_report) -> None:
     log = json.loads(bounded_report.render("sarif"))
-    schema = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text())
+    schema = json.loads(
+        (Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json").read_text()
+    )
     jsonschema.Draft4Validator(schema).validate(log)
     results = [r for r in log["runs"][0]["results"] if r["ruleId"] == "ADK-W005"]
     cut = [r for r in results if "properties" in r]
