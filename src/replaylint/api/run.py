@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from replaylint.api.needles import needles_for
 from replaylint.core.outcome import Outcome
+from replaylint.core.owners import finding_key
 from replaylint.core.paths import display_path, printable
 from replaylint.project.config import Config, ConfigError, Resolver
 from replaylint.project.discovery import python_files
@@ -206,8 +207,9 @@ class _Counter:
 
 def merge(into: Outcome, part: Outcome) -> None:
     """One run's outcome into the whole: a helper two groups reach is reported once."""
-    seen = {(f.path, f.span, f.code, f.call) for f in into.findings}
-    into.findings.extend(f for f in part.findings if (f.path, f.span, f.code, f.call) not in seen)
+    seen = {finding_key(f) for f in into.findings}
+    into.findings.extend(f for f in part.findings if finding_key(f) not in seen)
+    into.owners.update(part.owners)
     known = {m.path for m in into.modules}
     into.modules.extend(m for m in part.modules if m.path not in known)
     for path, directives in part.directives.items():

@@ -96,6 +96,12 @@ class Fixable:
     unsafe: frozenset[Finding] = frozenset()
 
 
+class FindingOwners(Protocol):
+    """Which workflow modules a finding is of (core/owners.py keeps the record)."""
+
+    def of(self, finding: Finding) -> frozenset[str]: ...
+
+
 class Report(Protocol):
     """What a reporter formats (replaylint.report.replay_report.ReplayReport is the one the API returns)."""
 
@@ -113,6 +119,9 @@ class Report(Protocol):
 
     @property
     def workflow_modules(self) -> int: ...
+
+    @property
+    def owners(self) -> FindingOwners: ...
 
     @property
     def exit_code(self) -> int: ...

@@ -117,7 +117,9 @@ def report_from(outcome: Outcome, selection: Selection) -> ReplayReport:
             key=lambda m: m.path,
         )
     )
-    return ReplayReport(tuple(findings), modules, outcome.files, tuple(outcome.errors))
+    return ReplayReport(
+        tuple(findings), modules, outcome.files, tuple(outcome.errors), outcome.owners
+    )
 
 
 def _suppress(
