@@ -21,7 +21,7 @@ from replaylint.core.paths import display_path
 from replaylint.engine.records import Record, assemble
 from replaylint.engine.registrations import Registrations
 from replaylint.index.limits import address_space_room, memory_limit
-from replaylint.index.pools import pool_context, processes_for, too_large
+from replaylint.index.pools import IN_PROCESS_BYTES, pool_context, processes_for, too_large
 from replaylint.index.project_index import Index, tree_digest
 from replaylint.index.scanning import REGISTRAR, FileDecision, scan
 from replaylint.project.config import Config
@@ -171,15 +171,15 @@ def _compute(
     records.extend(first)
     fitting = [c for c in fitting if c[0] not in registering]
     batches = [fitting[start : start + BATCH] for start in range(0, len(fitting), BATCH)]
-    if jobs <= 1 or len(batches) <= 1:
+    largest = max((len(data) for _, _, data in fitting), default=0)
+    if (jobs <= 1 or len(batches) <= 1) and largest < IN_PROCESS_BYTES:
         for own in batches:
             records.extend(_check_batch(config, own, tick, summary))
         return records
     from replaylint.index.survival import Batch, check_surviving
 
-    largest = max(len(data) for _, _, data in fitting)
     heaviest = max(sum(len(c[2]) for c in own) for own in batches)
-    processes = processes_for(jobs, len(batches), largest, heaviest, limit)
+    processes = processes_for(max(1, jobs), len(batches), largest, heaviest, limit)
     check = partial(_check_batch, registrations=summary)
     surviving = [Batch(own) for own in batches]
     records.extend(check_surviving(surviving, config, check, processes, pool_context(), tick))
