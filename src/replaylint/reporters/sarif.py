@@ -14,6 +14,7 @@ from urllib.parse import quote
 from replaylint.core import docs
 from replaylint.core.codes import RULES, WARNING_CODES, Code
 from replaylint.reporters.errors import tool_error
+from replaylint.reporters.homepage import declared_documentation_url
 from replaylint.reporters.roots import FINGERPRINT_NAME, fingerprints
 from replaylint.reporters.text import left_out_text
 from replaylint.version import __version__
@@ -152,11 +153,6 @@ def result(finding: Finding, fingerprint: str) -> dict[str, Any]:
     return entry
 
 
-def information_uri() -> str:
-    """Where the rules are explained: the folder of rule pages that ships with replaylint."""
-    return docs.rules_dir().resolve().as_uri()
-
-
 def notification(line: str) -> dict[str, Any]:
     """A file that could not be checked, located on that file."""
     error = tool_error(line)
@@ -169,12 +165,13 @@ def notification(line: str) -> dict[str, Any]:
 
 def as_dict(report: Report, pages: Mapping[Code, str] | None = None) -> dict[str, Any]:
     pages = rule_pages() if pages is None else pages
-    driver = {
-        "name": "replaylint",
-        "version": __version__,
-        "informationUri": information_uri(),
-        "rules": [rule(code, pages.get(code)) for code in RULES],
-    }
+    driver: dict[str, Any] = {"name": "replaylint", "version": __version__}
+    # The project's public documentation, when it declares one; a file:// path of this machine
+    # would mean nothing where the log is read (a code-scanning service, a colleague's viewer).
+    documentation = declared_documentation_url()
+    if documentation is not None:
+        driver["informationUri"] = documentation
+    driver["rules"] = [rule(code, pages.get(code)) for code in RULES]
     invocation = {
         "executionSuccessful": not report.errors,
         "toolExecutionNotifications": [notification(line) for line in report.errors],
