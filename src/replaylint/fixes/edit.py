@@ -26,6 +26,7 @@ log = logging.getLogger("replaylint")
 
 UTC = frozenset({"datetime.timezone.utc", "datetime.UTC"})
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+Fixed = tuple[cst.Module, list[Finding]]  # a module with fixes made, and the findings fixed
 
 
 @dataclass
@@ -307,9 +308,6 @@ def fix_module(
     fixer = ModuleFixer(module, data)
     chosen = [(finding, fixer.choose(finding)) for finding in findings]
     return _fixed(fixer, _plans(chosen, unsafe=unsafe))
-
-
-Fixed = tuple[cst.Module, list[Finding]]
 
 
 def fix_module_both_ways(
