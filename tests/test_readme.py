@@ -181,7 +181,7 @@ def test_the_pre_commit_snippet_runs_the_hook(
 def ci_project(path: Path, bare: Path) -> Path:
     project = scratch_repository(path)
     # The dev tools of the project: replaylint by its git URL, as Install says.
-    (project / "requirements-dev.txt").write_text(f"replaylint @ git+file://{bare}\n")
+    (project / "requirements-dev.txt").write_text(f"replaylint @ git+file://localhost{bare}\n")
     return project
 
 
@@ -240,7 +240,7 @@ def test_every_command_of_the_sections_is_one_the_tests_run() -> None:
         "pipx install ./replaylint",
         "pip install './replaylint[lsp]'",
         "pip install './replaylint[mcp]'",
-        f"pip install 'replaylint[lsp] @ git+file://{HOSTED}'",
+        f"pip install 'replaylint[lsp] @ git+file://localhost{HOSTED}'",
         "pre-commit install",
         "pre-commit run replaylint --all-files",
     ]

@@ -131,6 +131,38 @@ def test_force_exclude_leaves_out_excluded_files_named_on_the_command_line(
     assert check(runner, "wf.py")[0] == 0
 
 
+HELPER = "import time\n\n\ndef stamp():\n    return time.time()\n"
+TEMPORAL = """from temporalio import workflow
+
+from helpers import stamp
+
+
+@workflow.defn
+class Greeter:
+    @workflow.run
+    async def run(self) -> float:
+        return stamp()
+"""
+
+
+def test_force_exclude_drops_the_findings_of_a_named_helper_not_the_workflows_w005(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """pre-commit names the excluded helper with the workflow: the helper's own root is left
+    out, the workflow's call through it is not."""
+    (tmp_path / "pyproject.toml").write_text('[tool.replaylint]\nextend-exclude = ["helpers.py"]\n')
+    (tmp_path / "helpers.py").write_text(HELPER)
+    (tmp_path / "wf.py").write_text(TEMPORAL)
+    reported = check(runner, "helpers.py", "wf.py")[1]
+    assert reported.startswith("helpers.py:5: ADK-W003 ")  # named, not forced: reported
+    code, out, _ = check(runner, "--force-exclude", "helpers.py", "wf.py")
+    assert code == 1
+    assert [line for line in out.splitlines() if not line.startswith(" ")] == [
+        "wf.py:10: ADK-W005 a helper that is itself unsafe is called on the workflow path (stamp)",
+        "1 finding in 1 workflow module (1 file checked).",
+    ]
+
+
 FULL = """\
 ADK-W003 the wall clock is used on the workflow path (time.time)
  --> wf.py:7:12

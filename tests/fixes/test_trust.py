@@ -174,3 +174,38 @@ def test_a_fix_in_a_helper_an_activity_also_calls_is_unsafe() -> None:
 def test_a_helper_only_the_workflow_calls_keeps_its_safe_fix() -> None:
     text = HELPER.replace("    return stamp()\n", "    return 0.0\n")
     assert "    return workflow.time()\n" in fixed(text, unsafe=False)
+
+
+UNKNOWN_ELEMENTS = """\
+__adk_workflow__ = True
+
+
+def run(ctx, items):
+    seen = []
+    for item in set(items):
+        seen.append(item)
+    return seen
+"""
+
+
+@pytest.mark.parametrize(
+    "items,expected",
+    [
+        ([10, 3, -1, 2], [-1, 2, 3, 10]),
+        (["b", 2, None, 1.5, "a"], [None, 1.5, 2, "a", "b"]),
+        ([(2, "a"), (1, None), (1, "b")], [(1, None), (1, "b"), (2, "a")]),
+        ([None], [None]),
+    ],
+    ids=["ints", "mixed", "tuples", "none"],
+)
+def test_the_stable_fix_runs_on_elements_of_any_type(items: list, expected: list) -> None:
+    """Elements of unknown type get `stable(...)`, which orders ints, mixed values, tuples and
+    None without the TypeError `sorted(...)` would raise."""
+    new = fixed(UNKNOWN_ELEMENTS)
+    assert new == (
+        "from replaylint.workflows import stable\n"
+        + UNKNOWN_ELEMENTS.replace("in set(items)", "in stable(set(items))")
+    )
+    namespace: dict = {}
+    exec(compile(new, "wf.py", "exec"), namespace)
+    assert namespace["run"](None, items) == expected

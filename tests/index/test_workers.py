@@ -98,9 +98,15 @@ def test_a_death_the_out_of_memory_killer_counted_is_named_memory(tree: Path, mo
 def test_the_text_report_of_a_surviving_run_names_the_module_and_the_rest(tree, monkeypatch):
     (tree / "flow11.py").write_bytes(FLOW.format(n=11).encode() + KILLER)
     _killing(monkeypatch)
-    text = REPORTERS["text"](_report(jobs=2))
+    report = _report(jobs=2)
+    text = REPORTERS["text"](report)
     assert "flow11.py:1: ADK-E001" in text and "the process checking it was killed" in text
     assert text.count(": ADK-W003 ") == 11
+    # The killed module is a workflow module nobody checked: the summary counts it, as JUnit's
+    # cases do (an error there).
+    assert text.endswith("12 findings in 12 workflow modules (12 files checked).\n")
+    junit = REPORTERS["junit"](report)
+    assert '<testsuite name="replaylint" tests="12" failures="11" errors="1"' in junit
 
 
 def test_an_abort_under_an_address_space_limit_is_named_memory(monkeypatch) -> None:

@@ -92,3 +92,90 @@ def test_characters_xml_cannot_hold_are_replaced() -> None:
     assert failure.text.startswith(
         'wf.py:3: ADK-W006 an access the guard cannot fold is on the workflow path (getattr(time, n + "\ufffd"))'
     )
+
+
+TEMPORAL = """from temporalio import workflow
+
+from helpers import stamp
+
+
+@workflow.defn
+class Flow:
+    @workflow.run
+    async def run(self) -> float:
+        return {body}
+"""
+HELPERS = "import time\n\n\ndef stamp():\n    return time.time()\n"
+
+
+def cases_and_count(report) -> tuple[dict[str, list], int]:
+    """Each case's results (kind, message, text), and the count the text summary gives."""
+    [suite] = list(JUnitXml.fromstring(render("junit", report)))
+    found = {
+        case.name: [(type(r).__name__, r.message, r.text) for r in case.result] for case in suite
+    }
+    assert suite.tests == len(found)
+    return found, report.workflow_modules
+
+
+def test_a_root_in_a_helper_fails_each_workflow_that_reaches_it_not_a_case_of_its_own(
+    project: Path,
+) -> None:
+    (project / "helpers.py").write_text(HELPERS)
+    (project / "calls.py").write_text(TEMPORAL.format(body="stamp()"))
+    (project / "also.py").write_text(TEMPORAL.format(body="stamp()"))
+    (project / "imports_only.py").write_text(TEMPORAL.format(body="1.0"))
+    report = guard(".")
+    assert "helpers.py:5: ADK-W003" in report.summary()  # the text report shows the root
+    found, count = cases_and_count(report)
+    assert sorted(found) == ["a.py", "also.py", "b.py", "c.py", "calls.py", "imports_only.py"]
+    assert count == 6
+    assert found["imports_only.py"] == [] and found["a.py"] == []
+    for name in ("also.py", "calls.py"):
+        [(kind, message, text)] = found[name]
+        assert (kind, message) == ("Failure", "2 findings: ADK-W003, ADK-W005")
+        headlines = sorted(line for line in text.splitlines() if not line.startswith(" "))
+        assert headlines == sorted(
+            [
+                "helpers.py:5: ADK-W003 the wall clock is used on the workflow path (time.time)",
+                f"{name}:10: ADK-W005 a helper that is itself unsafe is called on the workflow "
+                "path (stamp)",
+            ]
+        )
+
+
+def test_a_helper_that_cannot_be_parsed_is_an_error_of_the_workflow_that_reaches_it(
+    project: Path,
+) -> None:
+    (project / "helpers.py").write_text("import time\n\ndef stamp(:\n    return time.time()\n")
+    (project / "calls.py").write_text(TEMPORAL.format(body="stamp()"))
+    report = guard(".")
+    found, count = cases_and_count(report)
+    assert sorted(found) == ["a.py", "b.py", "c.py", "calls.py"] and count == 4
+    assert found["calls.py"] == [
+        (
+            "Error",
+            "helpers.py: ADK-E001 the workflow module cannot be read or parsed (syntax error: "
+            "invalid syntax (line 3))",
+            "helpers.py: ADK-E001 the workflow module cannot be read or parsed (syntax error: "
+            "invalid syntax (line 3))",
+        )
+    ]
+    assert report.summary().endswith("1 finding in 4 workflow modules (6 files checked).\n")
+
+
+def test_a_workflow_that_imports_a_missing_project_module_is_an_error(project: Path) -> None:
+    (project / "pkg").mkdir()
+    (project / "pkg" / "__init__.py").write_text("")
+    (project / "pkg" / "flow.py").write_text(
+        "from .gone import helper\n\n__adk_workflow__ = True\n\n\ndef run():\n    return 1\n"
+    )
+    found, count = cases_and_count(guard("."))
+    assert count == 4
+    assert found["pkg/flow.py"] == [
+        (
+            "Error",
+            "1 import of project modules that are not there: what it runs was not checked",
+            "1 import of project modules that are not there: what it runs was not checked",
+        )
+    ]

@@ -1,7 +1,12 @@
-"""stable(): order from keys or names only; mixed, unorderable or duplicate names are errors."""
+"""stable(): one deterministic order for any hashable values (ints, mixed types, tuples, None);
+different values it cannot tell apart, and objects showing only an address, are errors."""
 
 from __future__ import annotations
 
+import enum
+import os
+import subprocess
+import sys
 from dataclasses import dataclass
 
 import pytest
@@ -12,6 +17,12 @@ from replaylint.workflows import activity, stable
 @dataclass
 class Tool:
     name: str
+
+
+@dataclass
+class Versioned:
+    name: str
+    version: int
 
 
 def test_mapping_items_come_back_sorted_by_key_whatever_the_insertion_order() -> None:
@@ -74,33 +85,113 @@ def test_the_result_is_an_immutable_tuple() -> None:
     assert isinstance(stable({"a": 1}), tuple)
 
 
-def test_mixed_key_types_are_a_type_error() -> None:
-    with pytest.raises(TypeError) as caught:
-        stable({1: "a", "b": 2})
-    assert str(caught.value) == "stable() cannot order keys of mixed types (int, str)"
+def test_a_set_of_ints_comes_back_in_numeric_order() -> None:
+    assert stable({10, 3, -1, 2, 0}) == (-1, 0, 2, 3, 10)
+    assert stable({2**70, 1, -(2**70)}) == (-(2**70), 1, 2**70)
 
 
-def test_keys_without_an_order_are_a_type_error() -> None:
-    with pytest.raises(TypeError, match=r"cannot order keys of type complex"):
-        stable({1j: "a", 2j: "b"})
+def test_values_of_mixed_types_are_ordered_by_kind_then_value() -> None:
+    values = {"b", 3, None, (1, "x"), 2.5, b"raw", frozenset({2, 1}), "a", True, 1j}
+    assert stable(values) == (
+        None,
+        True,
+        2.5,
+        3,
+        "a",
+        "b",
+        b"raw",
+        (1, "x"),
+        frozenset({1, 2}),
+        1j,
+    )
 
 
-def test_keys_without_a_total_order_are_a_type_error_not_a_silent_order() -> None:
-    with pytest.raises(TypeError, match="no total order"):
-        stable({frozenset({1}): "a", frozenset({2}): "b"})
-    with pytest.raises(TypeError, match="no total order"):
-        stable({float("nan"): "a", 1.0: "b"})
+def test_tuples_are_ordered_element_by_element_whatever_their_elements() -> None:
+    pairs = {(2, "a"), (1, "b"), (1, None), ("x",), (1, 2, 3), ()}
+    assert stable(pairs) == ((), (1, None), (1, 2, 3), (1, "b"), (2, "a"), ("x",))
 
 
-def test_objects_without_a_name_are_a_type_error() -> None:
-    with pytest.raises(TypeError, match=r"cannot name 3"):
-        stable([3, 4])
+def test_none_alone_and_with_others() -> None:
+    assert stable({None}) == (None,)
+    assert stable([None, 0, ""]) == (None, 0, "")
+
+
+def test_mixed_keys_of_a_mapping_are_ordered_too() -> None:
+    assert stable({"b": 2, 1: "a", None: 0}) == ((None, 0), (1, "a"), ("b", 2))
+
+
+def test_keys_without_an_order_of_their_own_are_ordered_by_kind_and_repr() -> None:
+    assert stable({2j: "b", 1j: "a"}) == ((1j, "a"), (2j, "b"))
+    assert stable({frozenset({2}): "b", frozenset({1}): "a"}) == (
+        (frozenset({1}), "a"),
+        (frozenset({2}), "b"),
+    )
+
+
+def test_nan_comes_after_every_other_number() -> None:
+    nan = float("nan")
+    [first, second, last] = stable({nan: "a", 1.0: "b", -5: "c"})
+    assert (first, second, last[1]) == ((-5, "c"), (1.0, "b"), "a")
+
+
+def test_an_int_enum_is_ordered_by_member_name_as_other_enums_are() -> None:
+    class Level(enum.IntEnum):
+        LOW = 2
+        HIGH = 1
+
+    assert stable({Level.LOW, Level.HIGH}) == (Level.HIGH, Level.LOW)
+
+
+def test_the_order_is_the_same_under_every_hash_seed() -> None:
+    # A frozenset's own repr follows hash order: it is printed sorted.
+    program = (
+        "from replaylint.workflows import stable\n"
+        "values = {'b', 3, None, (1, 'x'), 2.5, frozenset({'q', 'p'}), 'a', 1j, ('p', 'q')}\n"
+        "print([sorted(v) if isinstance(v, frozenset) else v for v in stable(values)])"
+    )
+    outputs = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "2", "3", "4")
+    }
+    assert outputs == {"[None, 2.5, 3, 'a', 'b', (1, 'x'), ('p', 'q'), ['p', 'q'], 1j]\n"}
+
+
+def test_an_object_that_shows_only_its_address_is_a_type_error() -> None:
+    class Bare:
+        pass
+
+    with pytest.raises(TypeError, match=r"no name and no repr of its own"):
+        stable({Bare(), Bare()})
 
 
 def test_duplicate_names_are_an_error() -> None:
     with pytest.raises(ValueError) as caught:
-        stable([Tool("lookup"), Tool("answer"), Tool("lookup")])
+        stable([Versioned("lookup", 1), Versioned("answer", 1), Versioned("lookup", 2)])
     assert str(caught.value) == "stable() found the duplicate name 'lookup'"
+    # Equal tools are one tool named twice: either order is the same.
+    assert stable([Tool("lookup"), Tool("lookup")]) == (Tool("lookup"), Tool("lookup"))
+
+
+def test_different_values_with_one_repr_are_an_error() -> None:
+    class Same:
+        def __repr__(self) -> str:
+            return "Same()"
+
+    with pytest.raises(ValueError) as caught:
+        stable({Same(), Same()})
+    assert str(caught.value) == (
+        "stable() cannot tell the elements Same() and Same() apart: they have the same repr"
+    )
+
+
+def test_equal_values_are_no_duplicates() -> None:
+    assert stable([3, 3, "a", "a"]) == (3, 3, "a", "a")
 
 
 def test_a_string_is_not_a_registry() -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from replaylint.api.needles import needles_for
 from replaylint.core.outcome import Outcome
+from replaylint.core.owners import finding_key
 from replaylint.core.paths import display_path, printable
 from replaylint.project.config import Config, ConfigError, Resolver
 from replaylint.project.discovery import python_files
@@ -74,13 +75,7 @@ def files_to_check(paths: Sequence[str], resolver: Resolver) -> tuple[list[str],
 def _not_force_excluded(paths: Sequence[str], resolver: Resolver) -> list[str]:
     """Paths named on the command line, less those their settings exclude with force-exclude
     (pre-commit names every changed file, excluded or not)."""
-    kept = []
-    for path in paths:
-        own = resolver.for_path(path)
-        if own.force_exclude and own.excludes(path, walking=True):
-            continue
-        kept.append(path)
-    return kept
+    return [path for path in paths if not resolver.for_path(path).excludes_named(path)]
 
 
 def _with_dependents(paths: Sequence[str]) -> tuple[list[str], frozenset[Path] | None]:
@@ -213,8 +208,9 @@ class _Counter:
 
 def merge(into: Outcome, part: Outcome) -> None:
     """One run's outcome into the whole: a helper two groups reach is reported once."""
-    seen = {(f.path, f.span, f.code, f.call) for f in into.findings}
-    into.findings.extend(f for f in part.findings if (f.path, f.span, f.code, f.call) not in seen)
+    seen = {finding_key(f) for f in into.findings}
+    into.findings.extend(f for f in part.findings if finding_key(f) not in seen)
+    into.owners.update(part.owners)
     known = {m.path for m in into.modules}
     into.modules.extend(m for m in part.modules if m.path not in known)
     for path, directives in part.directives.items():

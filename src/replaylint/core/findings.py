@@ -68,6 +68,12 @@ class Finding:
         text = RULES[self.code].finding.format(call=self.call)
         return f"{text}: {self.decision}" if self.decision else text
 
+    @property
+    def hops_left_out(self) -> int:
+        """How many hops of the chain `chain` leaves out, between its first hops and its root:
+        0 when the chain is whole."""
+        return self.hops - len(self.chain) if self.hops else 0
+
     def sort_key(self) -> tuple[str, int, int, str, str]:
         return (self.path, self.span.line, self.span.column, self.code.value, self.call)
 
@@ -90,6 +96,12 @@ class Fixable:
     unsafe: frozenset[Finding] = frozenset()
 
 
+class FindingOwners(Protocol):
+    """Which workflow modules a finding is of (core/owners.py keeps the record)."""
+
+    def of(self, finding: Finding) -> frozenset[str]: ...
+
+
 class Report(Protocol):
     """What a reporter formats (replaylint.report.replay_report.ReplayReport is the one the API returns)."""
 
@@ -107,6 +119,9 @@ class Report(Protocol):
 
     @property
     def workflow_modules(self) -> int: ...
+
+    @property
+    def owners(self) -> FindingOwners: ...
 
     @property
     def exit_code(self) -> int: ...

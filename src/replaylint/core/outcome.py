@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from replaylint.core.findings import Finding, ModuleResult
+from replaylint.core.owners import Owners
 
 
 @dataclass
@@ -14,3 +15,4 @@ class Outcome:
     files: int = 0
     errors: list[str] = field(default_factory=list)
     directives: dict[str, list] = field(default_factory=dict)  # path -> suppressions.Directive
+    owners: Owners = field(default_factory=Owners)  # the workflow modules each finding is of

@@ -69,6 +69,8 @@ def assemble(records: Iterable[Record], focus: frozenset[Path] | None = None) ->
             if key not in seen:
                 seen.add(key)
                 outcome.findings.append(finding)
+        if record.module is not None:
+            outcome.owners.add(record.module.path, record.findings, record.directives)
         if record.module is not None and record.module.path not in modules:
             modules.add(record.module.path)
             outcome.modules.append(record.module)

@@ -14,7 +14,7 @@ import libcst as cst
 from replaylint.core.files import replace_whole
 from replaylint.core.findings import Finding, Fixable, Report
 from replaylint.fixes.data import FixData, default_data
-from replaylint.fixes.edit import ModuleFixer, fix_module
+from replaylint.fixes.edit import ModuleFixer, fix_module, fix_module_both_ways
 from replaylint.fixes.template import render
 from replaylint.parse import unvalidated
 
@@ -69,8 +69,8 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
 
 
 def fixable(report: Report, data: FixData | None = None) -> Fixable:
-    """The findings `--fix` would fix, and those only `--unsafe-fixes` adds (each file read
-    and parsed once for both)."""
+    """The findings `--fix` would fix, and those only `--unsafe-fixes` adds (each file read,
+    parsed and analysed once for both, its edits made once when all are safe)."""
     return fixable_findings(report.findings, data)
 
 
@@ -79,11 +79,12 @@ def fixable_findings(findings: Iterable[Finding], data: FixData | None = None) -
     data = data or default_data()
     safe: set[Finding] = set()
     every: set[Finding] = set()
-    for path, module, found in _fixable_files(findings):
-        for unsafe, marked in ((False, safe), (True, every)):
-            fix = _file_fix(path, module, found, data, unsafe)
-            if fix is not None:
-                marked.update(fix.fixed)
+    for _, module, found in _fixable_files(findings):
+        before = module.code
+        both = fix_module_both_ways(module, found, data)
+        for (edited, fixed), marked in zip(both, (safe, every), strict=True):
+            if fixed and edited.code != before:  # as _file_fix decides what a fix is
+                marked.update(fixed)
     return Fixable(frozenset(safe), frozenset(every - safe))
 
 

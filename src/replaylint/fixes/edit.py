@@ -6,7 +6,8 @@ from __future__ import annotations
 import logging
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
@@ -16,15 +17,16 @@ from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
 from replaylint.fixes.names import BLOCKED, Names, with_imports
 from replaylint.fixes.ordering import known_orderable, wrapped_part
-from replaylint.fixes.reach import run_outside_workflow
+from replaylint.fixes.reach import OutsideWorkflow
 from replaylint.fixes.template import Parts, free_names, render
-from replaylint.fixes.unused_imports import without_unused_imports
+from replaylint.fixes.unused_imports import used_imports, without_unused_imports
 from replaylint.presets.records import presets
 
 log = logging.getLogger("replaylint")
 
 UTC = frozenset({"datetime.timezone.utc", "datetime.UTC"})
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+Fixed = tuple[cst.Module, list[Finding]]  # a module with fixes made, and the findings fixed
 
 
 @dataclass
@@ -64,10 +66,17 @@ class ModuleFixer:
             name == "replaylint" or name.startswith("replaylint.")
             for name in _imported_modules(self.module)
         )
+        self.outside_workflow = OutsideWorkflow(self.module, self.parents, self.names)
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] = {}
         for node, found in wrapper.resolve(PositionProvider).items():
             key = (found.start.line, found.start.column, found.end.line, found.end.column)
             self._by_span.setdefault(key, []).append(node)
+
+    @cached_property
+    def used_imports(self) -> dict[str, int]:
+        """The module's imports and how often each is read, for every attempt at the edits
+        (the imports they leave unused): counted once, in the scopes Names resolved."""
+        return used_imports(self.module, self.names.scopes)
 
     def choose(self, finding: Finding) -> tuple[cst.CSTNode, Plan] | None:
         """The node a finding is on and the fix that applies there (None: no fix applies)."""
@@ -142,9 +151,7 @@ class ModuleFixer:
             return None
         spellings, imports = names
         name = ref.path.rsplit(".", 1)[-1]
-        safe = template.safe and (
-            ref.entry or not run_outside_workflow(function, self.module, self.parents, self.names)
-        )
+        safe = template.safe and (ref.entry or not self.outside_workflow(function))
         plan = Plan(template, name, context, spellings, imports, safe=safe)
         if render(template.template, template.wraps, self.parts(plan, node)) is None:
             return None
@@ -299,27 +306,55 @@ def fix_module(
     (a case the conditions missed), they are tried one by one and only those that keep the
     module compiling are kept."""
     fixer = ModuleFixer(module, data)
+    chosen = [(finding, fixer.choose(finding)) for finding in findings]
+    return _fixed(fixer, _plans(chosen, unsafe=unsafe))
+
+
+def fix_module_both_ways(
+    module: cst.Module, findings: Iterable[Finding], data: FixData
+) -> tuple[Fixed, Fixed]:
+    """fix_module's answers without and with unsafe fixes, from one analysis of the module:
+    each finding's fix is chosen once, and the edits are made once when every fix chosen is
+    safe (the two answers are then one). What the [*] marks need, at the cost of one fix."""
+    fixer = ModuleFixer(module, data)
+    chosen = [(finding, fixer.choose(finding)) for finding in findings]
+    every = _plans(chosen, unsafe=True)
+    safe = _plans(chosen, unsafe=False)
+    every_fixed = _fixed(fixer, every)
+    if {k: p.findings for k, p in safe.items()} == {k: p.findings for k, p in every.items()}:
+        return every_fixed, every_fixed  # the same findings on each node: the same plans
+    return _fixed(fixer, safe), every_fixed
+
+
+def _plans(
+    chosen: Iterable[tuple[Finding, tuple[cst.CSTNode, Plan] | None]], *, unsafe: bool
+) -> dict[int, Plan]:
+    """The plan of each node a fix edits, with the findings it fixes (the first finding's
+    plan, copied: the same choices make the plans of both ways)."""
     plans: dict[int, Plan] = {}
-    for finding in findings:
-        chosen = fixer.choose(finding)
-        if chosen is None:
+    for finding, found in chosen:
+        if found is None:
             continue
-        node, plan = chosen
+        node, plan = found
         if not plan.safe and not unsafe:
             continue
         if id(node) in plans:
             plans[id(node)].findings.append(finding)
         else:
-            plans[id(node)] = plan
+            plans[id(node)] = replace(plan, findings=[finding])
+    return plans
+
+
+def _fixed(fixer: ModuleFixer, plans: dict[int, Plan]) -> Fixed:
     if not plans:
-        return module, []
+        return fixer.module, []
     result = _attempt(fixer, plans)
     if result is None:
         kept: dict[int, Plan] = {}
         for key, plan in plans.items():
             if _attempt(fixer, {**kept, key: plan}) is not None:
                 kept[key] = plan
-        result = _attempt(fixer, kept) if kept else (module, [])
+        result = _attempt(fixer, kept) if kept else (fixer.module, [])
     assert result is not None
     return result
 
@@ -331,7 +366,7 @@ def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> tuple[cst.Module, li
     for plan in apply.applied:
         imports += [s for s in plan.imports if s not in imports]
     edited = with_imports(edited, imports, fixer.names.import_index)
-    edited = without_unused_imports(fixer.module, edited)
+    edited = without_unused_imports(fixer.module, edited, fixer.used_imports)
     if not _compiles(edited.code):
         log.debug("fixes together do not compile; trying them one by one")
         return None

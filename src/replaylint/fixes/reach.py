@@ -37,12 +37,12 @@ def _is_activity(function: cst.FunctionDef, names: Names) -> bool:
 
 
 class _Callers(cst.CSTVisitor):
-    """Where a name is read: inside which module-level function (None: the module's top)."""
+    """Where each of `names` is read: inside which function (None: the module's top)."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
         self.stack: list[cst.FunctionDef | cst.ClassDef] = []
-        self.sites: list[cst.FunctionDef | None] = []
+        self.sites: dict[str, list[cst.FunctionDef | None]] = {}
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.stack.append(node)
@@ -57,29 +57,52 @@ class _Callers(cst.CSTVisitor):
         self.stack.pop()
 
     def visit_Name(self, node: cst.Name) -> None:
-        if node.value != self.name:
+        if node.value not in self.names:
             return
         functions = [s for s in self.stack if isinstance(s, cst.FunctionDef)]
         if self.stack and self.stack[-1].name is node:
             return  # the def's own name
-        self.sites.append(functions[-1] if functions else None)
+        self.sites.setdefault(node.value, []).append(functions[-1] if functions else None)
 
 
-def run_outside_workflow(
-    function: cst.FunctionDef | None,
-    module: cst.Module,
-    parents: Mapping[cst.CSTNode, cst.CSTNode],
-    names: Names,
-) -> bool:
-    """True when `function` is a module-level helper that an activity, or code at the module's
-    top level, also calls (or hands on)."""
-    if function is None or not isinstance(parents.get(function), cst.Module):
+class OutsideWorkflow:
+    """Which module-level helpers of one module code outside the workflow also runs. The
+    module is walked once, for every helper's callers, however many fixes ask: a walk per
+    fix made the [*] marks of a module with many fixable helpers quadratic."""
+
+    def __init__(
+        self, module: cst.Module, parents: Mapping[cst.CSTNode, cst.CSTNode], names: Names
+    ) -> None:
+        self.module = module
+        self.parents = parents
+        self.names = names
+        self._sites: dict[str, list[cst.FunctionDef | None]] | None = None
+        self._answers: dict[int, bool] = {}
+
+    def __call__(self, function: cst.FunctionDef | None) -> bool:
+        """True when `function` is a module-level helper that an activity, or code at the
+        module's top level, also calls (or hands on)."""
+        if function is None or not isinstance(self.parents.get(function), cst.Module):
+            return False
+        answer = self._answers.get(id(function))
+        if answer is None:
+            answer = self._answers[id(function)] = self._outside(function)
+        return answer
+
+    def _outside(self, function: cst.FunctionDef) -> bool:
+        for site in self._callers().get(function.name.value, ()):
+            if site is function:
+                continue  # its own recursion
+            if site is None or _is_activity(site, self.names):
+                return True
         return False
-    callers = _Callers(function.name.value)
-    module.visit(callers)
-    for site in callers.sites:
-        if site is function:
-            continue  # its own recursion
-        if site is None or _is_activity(site, names):
-            return True
-    return False
+
+    def _callers(self) -> dict[str, list[cst.FunctionDef | None]]:
+        if self._sites is None:
+            helpers = frozenset(
+                s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)
+            )
+            callers = _Callers(helpers)
+            self.module.visit(callers)
+            self._sites = callers.sites
+        return self._sites

@@ -4,17 +4,23 @@ or the whole statement when it was the last); an import unused before is none of
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ScopeProvider
+from libcst.metadata import MetadataWrapper, Scope, ScopeProvider
 
 ImportNode = cst.Import | cst.ImportFrom
 
 
-def _used_imports(module: cst.Module) -> dict[str, int]:
-    """Name bound by a module-level import -> how many times it is read."""
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    scopes = wrapper.resolve(ScopeProvider)
-    scope = scopes.get(wrapper.module)
+def used_imports(
+    module: cst.Module, scopes: Mapping[cst.CSTNode, Scope | None] | None = None
+) -> dict[str, int]:
+    """Name bound by a module-level import -> how many times it is read. `scopes`: the
+    module's ScopeProvider metadata, when the caller has resolved it already."""
+    if scopes is None:
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+        scopes = wrapper.resolve(ScopeProvider)
+    scope = scopes.get(module)
     counts: dict[str, int] = {}
     if scope is None:
         return counts
@@ -25,10 +31,14 @@ def _used_imports(module: cst.Module) -> dict[str, int]:
     return counts
 
 
-def made_unused(before: cst.Module, after: cst.Module) -> frozenset[str]:
-    """The names the edits between `before` and `after` left without a reader."""
-    used_before = _used_imports(before)
-    used_after = _used_imports(after)
+def made_unused(
+    before: cst.Module, after: cst.Module, used_before: dict[str, int] | None = None
+) -> frozenset[str]:
+    """The names the edits between `before` and `after` left without a reader
+    (`used_before`: used_imports(before), when the caller has it)."""
+    if used_before is None:
+        used_before = used_imports(before)
+    used_after = used_imports(after)
     return frozenset(
         name for name, count in used_after.items() if count == 0 and used_before.get(name, 0) > 0
     )
@@ -94,9 +104,11 @@ def _has_comment(line: cst.SimpleStatementLine) -> bool:
     return any(empty.comment is not None for empty in line.leading_lines)
 
 
-def without_unused_imports(before: cst.Module, after: cst.Module) -> cst.Module:
+def without_unused_imports(
+    before: cst.Module, after: cst.Module, used_before: dict[str, int] | None = None
+) -> cst.Module:
     """`after` less the imports its edits made unused."""
-    unused = made_unused(before, after)
+    unused = made_unused(before, after, used_before)
     if not unused:
         return after
     removed = after.visit(_Remove(unused))

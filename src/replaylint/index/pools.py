@@ -23,6 +23,11 @@ RETAINED_PER_BYTE = 45  # trees, walks and records a batch keeps until it ends
 WORKER_BASE = 48 * MIB  # a forked worker's own pages before its first batch
 MAIN_BASE = 96 * MIB  # the main process: the interpreter, LibCST, the scan's data
 CHECK_STACK = 256 * MIB  # the stack the check's thread reserves (engine/check.py)
+# LibCST's native parser holds the interpreter lock while it builds a module's tree (3 s and
+# more for 1 MiB on a loaded box). In the main process that long a hold keeps the handler of
+# Ctrl-C or SIGTERM (cli/signals.py) from running; so a module this large is checked in a
+# worker, even alone, and the main process only waits for its answer.
+IN_PROCESS_BYTES = 128 * 1024
 
 
 def default_jobs() -> int:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from replaylint.engine.records import Record
-from replaylint.index.pools import pool_context, processes_for
+from replaylint.index.pools import IN_PROCESS_BYTES, pool_context, processes_for
 
 if TYPE_CHECKING:
     from replaylint.project.config import Config
@@ -27,12 +27,13 @@ def run_batches(
     limit: int | None,
 ) -> list[Record]:
     """Every batch's records, in batch order; `tick()` once per candidate checked."""
-    if jobs <= 1 or len(batches) <= 1:
+    largest = max((len(data) for own in batches for _, _, data in own), default=0)
+    if (jobs <= 1 or len(batches) <= 1) and largest < IN_PROCESS_BYTES:
         return [record for own in batches for record in check(config, own, tick)]
+    # A module too large to parse here without keeping Ctrl-C waiting goes to a worker, alone.
     from replaylint.index.survival import Batch, check_surviving
 
-    largest = max(len(data) for own in batches for _, _, data in own)
     heaviest = max(sum(len(c[2]) for c in own) for own in batches)
-    processes = processes_for(jobs, len(batches), largest, heaviest, limit)
+    processes = processes_for(max(1, jobs), len(batches), largest, heaviest, limit)
     surviving = [Batch(own) for own in batches]
     return check_surviving(surviving, config, check, processes, pool_context(), tick)

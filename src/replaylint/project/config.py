@@ -63,6 +63,12 @@ class Config:
         patterns = (self.exclude or ()) + self.extend_exclude
         return bool(patterns or names) and excluded(path, self.base, patterns, names)
 
+    def excludes_named(self, path: str) -> bool:
+        """Do these settings exclude `path` although it was named on the command line? Only
+        with `force-exclude` (pre-commit names every changed file, excluded or not), and then
+        as a walk would: such a file is neither checked nor reported, as in ruff."""
+        return self.force_exclude and self.excludes(path, walking=True)
+
     def as_dict(self) -> dict[str, Any]:
         shown: dict[str, Any] = {}
         for item in fields(self):

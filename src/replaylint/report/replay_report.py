@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from replaylint import reporters
 from replaylint.core.findings import Finding, Fixable, ModuleResult
+from replaylint.core.owners import Owners, cases
 
 if TYPE_CHECKING:
     from replaylint.index.cache import Cache
@@ -19,12 +20,15 @@ class ReplayReport:
     modules: tuple[ModuleResult, ...] = ()
     files: int = 0
     errors: tuple[str, ...] = field(default=())  # bad input: one line each, naming the file
+    owners: Owners = field(default_factory=Owners, compare=False)
     # Where the [*] marks of unchanged files are remembered (the run's cache, when it has one).
     cache: Cache | None = field(default=None, compare=False, repr=False)
 
     @property
     def workflow_modules(self) -> int:
-        return len(self.modules)
+        """The modules checked, and those that could not be (ADK-E001 on a module itself, not
+        on a helper some workflow reaches): JUnit's test cases are these."""
+        return len(cases(self.findings, (m.path for m in self.modules), self.owners))
 
     @cached_property
     def fixable(self) -> Fixable:

@@ -32,7 +32,7 @@ class Selection:
     ):
         self.resolver = resolver
         # Files named on the command line, as reports spell them: checked and reported even
-        # when excluded, as in ruff (`force-exclude` leaves them out before they are read).
+        # when excluded, as in ruff, unless `force-exclude` leaves them out.
         self.named = frozenset(named)
         self.select = tuple(select)
         self.ignore = tuple(ignore)
@@ -73,10 +73,13 @@ class Selection:
         return _any(code, (*config.ignore, *config.extend_ignore))
 
     def excluded(self, path: str) -> bool:
-        """A file its own settings exclude is never reported (its code may still be reached).
-        The default folder names (.venv, build, ...) only prune a walk: a file named anyway
-        is checked."""
-        return path not in self.named and self.config(path).excludes(path, walking=False)
+        """A file its own settings exclude is never reported (its code may still be reached,
+        and a workflow's ADK-W005 through it is). The default folder names (.venv, build, ...)
+        only prune a walk: a file named anyway is checked, unless `force-exclude` is set."""
+        config = self.config(path)
+        if path in self.named:
+            return config.excludes_named(path)
+        return config.excludes(path, walking=False)
 
 
 def _any(code: Code, selectors: Sequence[str]) -> bool:
@@ -114,7 +117,9 @@ def report_from(outcome: Outcome, selection: Selection) -> ReplayReport:
             key=lambda m: m.path,
         )
     )
-    return ReplayReport(tuple(findings), modules, outcome.files, tuple(outcome.errors))
+    return ReplayReport(
+        tuple(findings), modules, outcome.files, tuple(outcome.errors), outcome.owners
+    )
 
 
 def _suppress(

@@ -28,8 +28,9 @@ def schema() -> dict[str, Any]:
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
-    """One finding as json@2 and json-lines write it."""
-    return {
+    """One finding as json@2 and json-lines write it; `chain_cut` only on a chain the report
+    cut (report/chains.py), so that a cut chain never reads as whole."""
+    written = {
         "path": finding.path,
         "line": finding.span.line,
         "column": finding.span.column + 1,
@@ -42,6 +43,13 @@ def finding_dict(finding: Finding) -> dict[str, Any]:
         "chain": [{"path": c.path, "line": c.line, "call": c.call} for c in finding.chain],
         "root": root_of(finding).as_dict(),
     }
+    if finding.hops_left_out:
+        written["chain_cut"] = {
+            "hops": finding.hops,
+            "kept_first": len(finding.chain) - 1,
+            "left_out": finding.hops_left_out,
+        }
+    return written
 
 
 def as_dict(report: Report) -> dict[str, Any]:

@@ -1,6 +1,9 @@
 """`--output-format junit`: JUnit XML with one test case per workflow module whatever the result
-(and per other file a finding or an error is in): a failure lists the file's findings, an error
-says why the file was not fully checked. The number of cases does not move with the result."""
+(core/owners.py: a module nobody could check is one too, and a tool error on a path is a case of
+that path): a failure lists the findings the module answers for, those in the helpers it reaches
+included; an error says why it was not fully checked (a module or a helper it reaches could not
+be parsed, a project module it imports is not there). The number of cases does not move with
+the result, and it is the text summary's count of workflow modules."""
 
 from __future__ import annotations
 
@@ -9,16 +12,17 @@ import xml.etree.ElementTree as ET
 from typing import TYPE_CHECKING
 
 from replaylint.core.codes import Code
+from replaylint.core.owners import cases
 from replaylint.reporters.errors import tool_error
-from replaylint.reporters.text import render_finding
+from replaylint.reporters.text import plural, render_finding
 
 if TYPE_CHECKING:
-    from replaylint.core.findings import Finding, Report
+    from replaylint.core.findings import Finding, ModuleResult, Report
 
 SUITE = "replaylint"
 # Characters XML 1.0 cannot carry at all, not even escaped (a call may be written with them).
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_NOT_CHECKED = frozenset({Code.E001})  # a finding that means the module was not checked
+_NOT_CHECKED = frozenset({Code.E001})  # a finding that means a module was not checked
 
 
 def xml_safe(text: str) -> str:
@@ -26,7 +30,7 @@ def xml_safe(text: str) -> str:
 
 
 class _Case:
-    """One file's test case: its findings and the errors that kept it from being checked."""
+    """One workflow module's test case: its findings and why it was not fully checked."""
 
     def __init__(self) -> None:
         self.findings: list[Finding] = []
@@ -34,24 +38,40 @@ class _Case:
 
 
 def _cases(report: Report) -> dict[str, _Case]:
-    cases: dict[str, _Case] = {module.path: _Case() for module in report.modules}
-    for finding in report.findings:
-        case = cases.setdefault(finding.path, _Case())
-        if finding.code in _NOT_CHECKED:
-            case.errors.append(f"{finding.code.value} {finding.message}")
-        else:
-            case.findings.append(finding)
+    modules = {module.path: module for module in report.modules}
+    result: dict[str, _Case] = {}
+    for path, findings in cases(report.findings, modules, report.owners).items():
+        case = result[path] = _Case()
+        for finding in findings:
+            if finding.code in _NOT_CHECKED:
+                where = "" if finding.path == path else f"{finding.path}: "
+                case.errors.append(f"{where}{finding.code.value} {finding.message}")
+            else:
+                case.findings.append(finding)
+        module = modules.get(path)
+        if module is not None and module.unresolved_imports:
+            case.errors.append(_missing_imports(module))
     for line in report.errors:
-        cases.setdefault(tool_error(line).path or SUITE, _Case()).errors.append(line)
-    return cases
+        result.setdefault(tool_error(line).path or SUITE, _Case()).errors.append(line)
+    return result
+
+
+def _missing_imports(module: ModuleResult) -> str:
+    count = module.unresolved_imports
+    return (
+        f"{plural(count, 'import')} of project modules that are not there: what "
+        f"{'it runs' if count == 1 else 'they run'} was not checked"
+    )
 
 
 def _element(suite: ET.Element, path: str, case: _Case, report: Report) -> None:
     element = ET.SubElement(
         suite, "testcase", classname=SUITE, name=xml_safe(path), file=xml_safe(path)
     )
+    own = [f for f in case.findings if f.path == path]
+    if own:  # `line` is of the case's own file: a helper's line would mislead
+        element.set("line", str(own[0].line))
     if case.findings:
-        element.set("line", str(case.findings[0].line))
         count = len(case.findings)
         summary = f"{count} finding{'s' * (count != 1)}: " + ", ".join(
             sorted({f.code.value for f in case.findings})

@@ -14,7 +14,9 @@ from urllib.parse import quote
 from replaylint.core import docs
 from replaylint.core.codes import RULES, WARNING_CODES, Code
 from replaylint.reporters.errors import tool_error
+from replaylint.reporters.homepage import declared_documentation_url
 from replaylint.reporters.roots import FINGERPRINT_NAME, fingerprints
+from replaylint.reporters.text import left_out_text
 from replaylint.version import __version__
 
 if TYPE_CHECKING:
@@ -95,6 +97,8 @@ def message(finding: Finding) -> str:
     lines = [finding.message]
     if finding.chain:
         hops = [f"[{link_text(link.call)}]({index})" for index, link in enumerate(finding.chain, 1)]
+        if finding.hops_left_out:  # a chain the report cut says so before its root
+            hops.insert(-1, left_out_text(finding.hops_left_out))
         lines.append(" -> ".join([finding.call, *hops]))
     lines.append(finding.remedy)
     return "\n".join(lines)
@@ -123,7 +127,14 @@ def chain_parts(finding: Finding) -> dict[str, Any]:
             for link in finding.chain
         ),
     ]
-    return {"codeFlows": [{"threadFlows": [{"locations": steps}]}], "relatedLocations": related}
+    flow: dict[str, Any] = {"locations": steps}
+    if finding.hops_left_out:
+        kept = len(finding.chain) - 1
+        flow["message"] = {
+            "text": f"the chain has {finding.hops:,} hops: {finding.hops_left_out:,} after the "
+            f"first {kept} are left out, before its root"
+        }
+    return {"codeFlows": [{"threadFlows": [flow]}], "relatedLocations": related}
 
 
 def result(finding: Finding, fingerprint: str) -> dict[str, Any]:
@@ -137,12 +148,9 @@ def result(finding: Finding, fingerprint: str) -> dict[str, Any]:
     }
     if finding.chain:
         entry.update(chain_parts(finding))
+    if finding.hops_left_out:
+        entry["properties"] = {"chainHops": finding.hops, "chainHopsLeftOut": finding.hops_left_out}
     return entry
-
-
-def information_uri() -> str:
-    """Where the rules are explained: the folder of rule pages that ships with replaylint."""
-    return docs.rules_dir().resolve().as_uri()
 
 
 def notification(line: str) -> dict[str, Any]:
@@ -157,12 +165,13 @@ def notification(line: str) -> dict[str, Any]:
 
 def as_dict(report: Report, pages: Mapping[Code, str] | None = None) -> dict[str, Any]:
     pages = rule_pages() if pages is None else pages
-    driver = {
-        "name": "replaylint",
-        "version": __version__,
-        "informationUri": information_uri(),
-        "rules": [rule(code, pages.get(code)) for code in RULES],
-    }
+    driver: dict[str, Any] = {"name": "replaylint", "version": __version__}
+    # The project's public documentation, when it declares one; a file:// path of this machine
+    # would mean nothing where the log is read (a code-scanning service, a colleague's viewer).
+    documentation = declared_documentation_url()
+    if documentation is not None:
+        driver["informationUri"] = documentation
+    driver["rules"] = [rule(code, pages.get(code)) for code in RULES]
     invocation = {
         "executionSuccessful": not report.errors,
         "toolExecutionNotifications": [notification(line) for line in report.errors],

@@ -40,8 +40,13 @@ def chain_line(finding: Finding) -> str:
         where = f"line {link.line}" if link.path == finding.path else f"{link.path}:{link.line}"
         parts.append(f"{link.call} ({where})")
     if left_out > 0:
-        parts.insert(-1, f"... ({left_out:,} more hop{'' if left_out == 1 else 's'})")
+        parts.insert(-1, left_out_text(left_out))
     return " -> ".join(parts)
+
+
+def left_out_text(count: int) -> str:
+    """What stands for the hops a shown chain leaves out: `... (2,988 more hops)`."""
+    return f"... ({count:,} more hop{'' if count == 1 else 's'})"
 
 
 def render_finding(finding: Finding, report: Report, *, color: bool = False) -> str:

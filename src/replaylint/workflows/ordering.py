@@ -1,4 +1,5 @@
-"""stable(): iterate a registry in an order derived from its keys or names, never insertion order."""
+"""stable(): iterate a registry in an order derived from its keys or elements, never insertion
+or hash order."""
 
 from __future__ import annotations
 
@@ -6,59 +7,47 @@ from collections.abc import Iterable, Mapping
 from itertools import pairwise
 from typing import Any
 
+from replaylint.workflows.total_order import name_of, order_key, same
+
 
 def stable(registry: Mapping[Any, Any] | Iterable[Any]) -> tuple[Any, ...]:
-    """Items of a mapping as sorted ``(key, value)`` pairs, or objects of an iterable sorted by name.
+    """Items of a mapping as ``(key, value)`` pairs ordered by key, or the elements of an
+    iterable (a set, a list of tools) in order.
 
-    An object's name is its ``name`` attribute, else its ``__name__``, else the object
-    itself when it is a str. Dict and set order depend on how the registry was built (or on
-    hash seeds), so a workflow that iterates one directly can issue its commands in a
-    different order after an innocent refactor. Keys of mixed types, keys without a total
-    order, and objects without a name raise TypeError; duplicate names raise ValueError.
-    Nothing is ever ordered silently by a fallback.
+    Any hashable values are ordered, of one type or mixed, in the total order of
+    total_order.py: None, then numbers, then strings and named objects by name (a `name`
+    attribute, else `__name__`: tools, classes, functions), then bytes, tuples, frozensets, and
+    other objects by type and repr. Dict and set order depend on how the registry was built (or
+    on hash seeds), so a workflow that iterates one directly can issue its commands in a
+    different order after an innocent refactor; this order depends on the values alone.
+
+    Two different elements with the same name raise ValueError (which comes first would be
+    left to hash order), and so does any other pair the order cannot tell apart; an object
+    that shows only its address raises TypeError. Nothing is ordered silently by a fallback.
     """
     if isinstance(registry, (str, bytes)):
-        raise TypeError(
-            f"stable() takes a mapping or an iterable of named objects, not {type(registry).__name__}"
-        )
+        raise TypeError(f"stable() takes a mapping or an iterable, not {type(registry).__name__}")
     if isinstance(registry, Mapping):
-        pairs = [(key, key, value) for key, value in registry.items()]
-        ordered = _sort(pairs, "key")
-        return tuple((key, value) for _, key, value in ordered)
+        return tuple(_ordered(registry.items(), lambda item: item[0], "key"))
     if not isinstance(registry, Iterable):
         raise TypeError(f"stable() takes a mapping or an iterable, got {type(registry).__name__}")
-    named = [(_name_of(obj), obj, None) for obj in registry]
-    ordered = _sort(named, "name")
-    return tuple(obj for _, obj, _ in ordered)
+    return tuple(_ordered(registry, lambda element: element, "element"))
 
 
-def _name_of(obj: Any) -> str:
-    # A class whose instances have a `name` property yields the property object itself,
-    # so a non-str `name` falls through to `__name__` rather than being compared.
-    for candidate in (getattr(obj, "name", None), getattr(obj, "__name__", None), obj):
-        if isinstance(candidate, str):
-            return candidate
-    raise TypeError(
-        f"stable() cannot name {obj!r}: give it a str `name` or `__name__`, or pass a mapping"
-    )
-
-
-def _sort(entries: list[tuple[Any, Any, Any]], what: str) -> list[tuple[Any, Any, Any]]:
-    types = sorted({type(sort_key).__qualname__ for sort_key, _, _ in entries})
-    if len(types) > 1:
-        raise TypeError(f"stable() cannot order {what}s of mixed types ({', '.join(types)})")
-    try:
-        ordered = sorted(entries, key=lambda entry: entry[0])
-    except TypeError as exc:
-        raise TypeError(f"stable() cannot order {what}s of type {types[0]}: {exc}") from None
-    # sorted() does not check that `<` is a total order: sets or NaN come back in an
-    # arbitrary order without complaint, so every neighbour pair is verified.
-    for (left, _, _), (right, _, _) in pairwise(ordered):
-        if left < right:
+def _ordered(entries: Iterable[Any], value_of: Any, what: str) -> list[Any]:
+    keyed = sorted(((order_key(value_of(entry)), entry) for entry in entries), key=_first)
+    for (left_key, left), (right_key, right) in pairwise(keyed):
+        if left_key != right_key or same(value_of(left), value_of(right)):
             continue
-        if left == right:
-            raise ValueError(f"stable() found the duplicate {what} {left!r}")
-        raise TypeError(
-            f"stable() cannot order {what}s {left!r} and {right!r}: they have no total order"
+        name = name_of(value_of(left))
+        if name is not None:
+            raise ValueError(f"stable() found the duplicate name {name!r}")
+        raise ValueError(
+            f"stable() cannot tell the {what}s {value_of(left)!r} and {value_of(right)!r} "
+            "apart: they have the same repr"
         )
-    return ordered
+    return [entry for _, entry in keyed]
+
+
+def _first(pair: tuple[Any, Any]) -> Any:
+    return pair[0]

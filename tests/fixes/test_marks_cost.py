@@ -1,0 +1,91 @@
+"""The [*] marks cost one analysis of each file, whatever the number of its fixable findings:
+the helpers code outside the workflow runs are found in one walk (a walk per finding made
+2,000 fixable helpers take minutes), and the safe and the unsafe answers share one analysis
+and, when every fix chosen is safe, one edit. The marks are those of fixing each way apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from replaylint.api import guard
+from replaylint.fixes import edit, reach
+from replaylint.fixes.data import default_data
+from replaylint.parse import unvalidated
+
+HELPERS = 40
+HEADER = "import time\n\nfrom temporalio import workflow\n"
+HELPER = "\n\ndef helper_{n}() -> float:\n    return time.time()\n"
+# helper_0 is also run at import time: its fix is unsafe there (workflow.now() would raise).
+TOP = "\n\nSTARTED = helper_0()\n"
+FLOW = """
+
+@workflow.defn
+class Many:
+    @workflow.run
+    async def run(self, tags: set[str]) -> float:
+        for tag in tags:
+            pass
+        return {calls}
+"""
+
+
+@pytest.fixture
+def many(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    calls = " + ".join(f"helper_{n}()" for n in range(HELPERS))
+    text = HEADER + "".join(HELPER.format(n=n) for n in range(HELPERS)) + TOP
+    (tmp_path / "flow.py").write_text(text + FLOW.format(calls=calls))
+    return tmp_path / "flow.py"
+
+
+class _Counted:
+    """Counts the instances of a class made while it is patched in."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> None:
+        self.made = 0
+        original = getattr(owner, name)
+        counter = self
+
+        class Counting(original):  # type: ignore[misc, valid-type]
+            def __init__(self, *args: object, **kwargs: object) -> None:
+                counter.made += 1
+                super().__init__(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, Counting)
+
+
+def test_one_analysis_and_one_walk_for_callers_per_file(many: Path, monkeypatch) -> None:
+    report = guard("flow.py")
+    fixers = _Counted(monkeypatch, edit, "ModuleFixer")
+    walks = _Counted(monkeypatch, reach, "_Callers")
+    fixable = report.fixable
+    assert (fixers.made, walks.made) == (1, 1)
+    assert len(fixable.safe) == HELPERS - 1  # each helper's clock read but helper_0's
+    assert len(fixable.unsafe) == 2  # helper_0's, and the set iterated (stable or sorted)
+
+
+def test_the_text_marks_are_those_of_fixing_each_way(many: Path) -> None:
+    text = guard("flow.py").summary().splitlines()
+    headlines = [line for line in text if line.startswith("flow.py:")]
+    assert headlines[:3] == [
+        "flow.py:7: ADK-W003 the wall clock is used on the workflow path (time.time)",
+        "flow.py:11: ADK-W003 [*] the wall clock is used on the workflow path (time.time)",
+        "flow.py:15: ADK-W003 [*] the wall clock is used on the workflow path (time.time)",
+    ]
+    assert text[-1] == (
+        f"[*] {HELPERS - 1} fixable with the `--fix` option (2 hidden fixes can be enabled "
+        "with the `--unsafe-fixes` option)."
+    )
+
+
+def test_both_ways_at_once_answer_as_each_way_apart(many: Path) -> None:
+    findings = [f for f in guard("flow.py").findings if f.fix is not None]
+    module = unvalidated.parse_module(many.read_bytes())
+    data = default_data()
+    safe, every = edit.fix_module_both_ways(module, findings, data)
+    for (edited, fixed), unsafe in ((safe, False), (every, True)):
+        alone, fixed_alone = edit.fix_module(module, findings, data, unsafe=unsafe)
+        assert (edited.code, fixed) == (alone.code, fixed_alone)
+    assert len(safe[1]) == HELPERS - 1 and len(every[1]) == HELPERS + 1
