@@ -200,3 +200,33 @@ def test_a_fixed_file_keeps_its_encoding(tmp_path: Path, monkeypatch: pytest.Mon
     fixed = text.replace("{time.time()}", "{ctx.clock.now().timestamp()}")
     fixed = fixed.replace("import time\n", "")  # its last reader was fixed
     assert (tmp_path / "app.py").read_bytes() == fixed.encode("latin-1")
+
+
+DYNAMIC = """\
+from temporalio import workflow
+
+
+@workflow.defn
+class Greeting:
+    @workflow.run
+    async def go(self, code: str) -> None:
+        exec(code)
+"""
+
+
+def test_a_file_whose_findings_no_fix_entry_names_is_not_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replaylint.fixes import api
+
+    report = _check(tmp_path, monkeypatch, "dynamic.py", DYNAMIC)
+    assert [(f.code, f.line) for f in report.findings] == [(Code.W006, 8)]
+    assert all(f.fix is not None for f in report.findings)  # a fix would know what it needs
+
+    def refuse(data: bytes) -> cst.Module:
+        raise AssertionError("parsed a file no fix entry can fix")
+
+    monkeypatch.setattr(api.unvalidated, "parse_module", refuse)
+    assert report.fixable.safe == frozenset() and report.fixable.unsafe == frozenset()
+    assert plan(report, unsafe=True) == {}
+    assert fix_source(DYNAMIC, report.findings, unsafe=True) == (DYNAMIC, ())

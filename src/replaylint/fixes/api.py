@@ -11,6 +11,7 @@ from typing import TextIO
 
 import libcst as cst
 
+from replaylint.core.codes import Code
 from replaylint.core.files import replace_whole
 from replaylint.core.findings import Finding, Fixable, Report
 from replaylint.fixes.data import FixData, default_data
@@ -52,8 +53,16 @@ class FixInfo:
     reason: str
 
 
-def _fixable(findings: Iterable[Finding]) -> list[Finding]:
-    return [f for f in findings if f.fix is not None]
+def _fixable(findings: Iterable[Finding], data: FixData) -> list[Finding]:
+    """The findings some entry of the fixes may fix: a file holding none of them is not parsed
+    (nor its scopes resolved, which on a large test module costs seconds) to find no fix."""
+    return [
+        f
+        for f in findings
+        if f.fix is not None
+        and f.code is not Code.W005
+        and data.candidates(f.fix.framework, f.fix.path, f.code)
+    ]
 
 
 def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[str, FileFix]:
@@ -61,7 +70,7 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
     are left out. Nothing is written. Unsafe fixes only when `unsafe`."""
     data = data or default_data()
     planned: dict[str, FileFix] = {}
-    for path, module, findings in _fixable_files(report.findings):
+    for path, module, findings in _fixable_files(report.findings, data):
         fix = _file_fix(path, module, findings, data, unsafe)
         if fix is not None:
             planned[path] = fix
@@ -79,7 +88,7 @@ def fixable_findings(findings: Iterable[Finding], data: FixData | None = None) -
     data = data or default_data()
     safe: set[Finding] = set()
     every: set[Finding] = set()
-    for _, module, found in _fixable_files(findings):
+    for _, module, found in _fixable_files(findings, data):
         before = module.code
         both = fix_module_both_ways(module, found, data)
         for (edited, fixed), marked in zip(both, (safe, every), strict=True):
@@ -88,10 +97,12 @@ def fixable_findings(findings: Iterable[Finding], data: FixData | None = None) -
     return Fixable(frozenset(safe), frozenset(every - safe))
 
 
-def _fixable_files(findings: Iterable[Finding]) -> Iterator[tuple[str, cst.Module, list[Finding]]]:
+def _fixable_files(
+    findings: Iterable[Finding], data: FixData
+) -> Iterator[tuple[str, cst.Module, list[Finding]]]:
     """Each file holding a fixable finding, in path order: its tree and those findings."""
     by_path: dict[str, list[Finding]] = {}
-    for finding in _fixable(findings):
+    for finding in _fixable(findings, data):
         by_path.setdefault(finding.path, []).append(finding)
     for path in sorted(by_path):
         file = Path(path)
@@ -134,11 +145,15 @@ def fix_source(
 ) -> tuple[str, tuple[Finding, ...]]:
     """One buffer fixed with its findings (those of `guard_source` on it): the new text and the
     findings fixed. The text is unchanged when no fix applies or it cannot be parsed."""
+    data = data or default_data()
+    chosen = _fixable(findings, data)
+    if not chosen:
+        return source, ()
     try:
         module = cst.parse_module(source)
     except (cst.ParserSyntaxError, RecursionError):
         return source, ()
-    edited, fixed = fix_module(module, _fixable(findings), data or default_data(), unsafe=unsafe)
+    edited, fixed = fix_module(module, chosen, data, unsafe=unsafe)
     return edited.code, tuple(sorted(fixed, key=Finding.sort_key))
 
 
