@@ -95,6 +95,19 @@ def _with_dependents(paths: Sequence[str]) -> tuple[list[str], frozenset[Path] |
     return [*sorted(walked), *paths], focus
 
 
+def python_files_under(path: str, resolver: Resolver) -> tuple[list[str], list[str]]:
+    """The Python files a walk of `path` finds under the settings that govern it (their
+    exclusions, relative to their own folder, and .gitignore), and the paths it could not read."""
+    top = resolver.for_path(path)
+    return python_files(
+        [path],
+        exclude=(top.exclude or ()) + top.extend_exclude,
+        default_excludes=top.exclude is None,
+        respect_gitignore=top.respect_gitignore,
+        base=top.base if top.sources else None,
+    )
+
+
 def _grouped(
     paths: Sequence[str], resolver: Resolver, focus: frozenset[Path] | None = None
 ) -> tuple[Groups, list[str]]:
@@ -108,13 +121,7 @@ def _grouped(
     seen: set[str] = set()
     for path in paths:
         top = resolver.for_path(path)
-        files, problems = python_files(
-            [path],
-            exclude=(top.exclude or ()) + top.extend_exclude,
-            default_excludes=top.exclude is None,
-            respect_gitignore=top.respect_gitignore,
-            base=top.base if top.sources else None,
-        )
+        files, problems = python_files_under(path, resolver)
         errors.extend(problems)
         real = os.path.realpath(path)
         for file in files:

@@ -122,18 +122,11 @@ class Expressions(Walker):
     def _inherited(self, info: ClassInfo, name: str) -> Value:
         """`LoggingRunner.run` of `class LoggingRunner(agents.Runner)`: a class attribute the
         local class leaves to an outside base, when the catalog says what that one does."""
-        seen: set[int] = set()
-        stack = [info]
-        while stack:
-            current = stack.pop()
-            if id(current) in seen:
-                continue
-            seen.add(id(current))
+        for current in info.lineage():
             for external in current.external_bases:
                 candidate = f"{external}.{name}"
                 if candidate in self.catalog.calls:
                     return Ext(candidate)
-            stack.extend(current.local_bases)
         return UNKNOWN
 
     def _await(self, node: cst.Await) -> Value:

@@ -43,13 +43,7 @@ def construction(info: ClassInfo, given: set[str]) -> list[FunctionInfo]:
     """What building an instance runs besides `__init__`, the bases' included: the default
     factories of the fields not `given` by keyword, `__post_init__`, and pydantic validators."""
     found: list[FunctionInfo] = []
-    seen: set[int] = set()
-    stack = [info]
-    while stack:
-        current = stack.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
+    for current in info.lineage():
         found.extend(runs for name, runs in current.defaults.items() if name not in given)
         for name, value in current.attrs.items():
             if not isinstance(value, Func):
@@ -57,5 +51,4 @@ def construction(info: ClassInfo, given: set[str]) -> list[FunctionInfo]:
             decorated = {d.rsplit(".", 1)[-1] for d in value.info.decorators}
             if name == "__post_init__" or decorated & _VALIDATORS:
                 found.append(value.info)
-        stack.extend(current.local_bases)
     return found

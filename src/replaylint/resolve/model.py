@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -139,6 +140,19 @@ class ClassInfo:
                 return info.attrs[name]
             stack.extend(info.local_bases)
         return None
+
+    def lineage(self) -> Iterator[ClassInfo]:
+        """This class, then its local bases, theirs and so on, each once, depth first (the
+        last base written first, as a stack pops them)."""
+        seen: set[int] = set()
+        stack: list[ClassInfo] = [self]
+        while stack:
+            current = stack.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            yield current
+            stack.extend(current.local_bases)
 
     def ancestors(self) -> list[ClassInfo]:
         """Its local base classes, theirs, and so on (each once)."""

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from replaylint.api import needles_for
+from replaylint.api.run import python_files_under
 from replaylint.core.paths import display_path
 from replaylint.graph.imports import reached_modules
 from replaylint.project.config import Config, Resolver
-from replaylint.project.discovery import python_files
 from replaylint.project.prefilter import Needles, is_candidate
 from replaylint.project.roots import Roots
 from replaylint.resolve.model import ModuleInfo
@@ -108,13 +108,7 @@ def working_tree(
     the models whether it switches a framework's versioning (DBOS's `enable_patching`)."""
     found: list[Module] = []
     for path in paths:
-        top = resolver.for_path(path)
-        files, problems = python_files(
-            [path],
-            exclude=(top.exclude or ()) + top.extend_exclude,
-            default_excludes=top.exclude is None,
-            respect_gitignore=top.respect_gitignore,
-        )
+        files, problems = python_files_under(path, resolver)
         errors.extend(problems)
         for file in files:
             data = overlay.get(Path(file).resolve())
