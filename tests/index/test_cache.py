@@ -132,6 +132,36 @@ def test_an_edit_a_registrar_reaches_reads_the_registrars_again(
     assert after == _check(None)
 
 
+def test_a_registrar_edit_that_registers_the_same_rechecks_it_alone(
+    project: Path, tmp_path: Path, checked
+):
+    cache = Cache(tmp_path / "cache")
+    _check(cache)
+    checked.clear()
+    (project / "worker.py").write_text(WORKER + "\n# started by the deploy script\n")
+    after = _check(cache)
+    # Its part is checked again; what it registers is what it did, so no other record changes.
+    assert checked == ["worker.py"]
+    assert after == _check(None)
+
+
+def test_a_registrar_edit_checks_its_own_part_and_merges_the_others(
+    project: Path, tmp_path: Path, checked, monkeypatch: pytest.MonkeyPatch
+):
+    weekly = WORKER.replace("orchestrators", "weekly_jobs").replace("nightly", "weekly")
+    (project / "weekly_jobs.py").write_text(ORCHESTRATORS.replace("nightly", "weekly"))
+    (project / "weekly_worker.py").write_text(weekly)
+    monkeypatch.setattr(affinity, "BATCH", 1)  # each registrar a part of its own
+    cache = Cache(tmp_path / "cache")
+    before = _check(cache)
+    assert "weekly_jobs.py:5: ADK-W002" in before and "orchestrators.py:5: ADK-W002" in before
+    checked.clear()
+    (project / "weekly_worker.py").write_text(weekly + "\n# edited\n")
+    after = _check(cache)
+    assert checked == ["weekly_worker.py"]  # worker.py's part: its stored summary, merged
+    assert after == before == _check(None)
+
+
 def test_registrars_are_read_once_whatever_the_batches(
     project: Path, checked, monkeypatch: pytest.MonkeyPatch
 ):

@@ -31,6 +31,7 @@ from replaylint.project.prefilter import Needles, read_regular
 
 if TYPE_CHECKING:
     from replaylint.engine.project import Project
+    from replaylint.engine.registrations import Registrations
     from replaylint.index.cache import Cache
 
 BATCH = affinity.BATCH
@@ -55,23 +56,28 @@ def check_group(
     if expect is not None:
         expect(len(decisions))
     real = index.real if index is not None else os.path.realpath
+    limit = memory_limit()
     registering = [d for d in decisions if d.verdict == REGISTRAR]
-    tree = tree_digest(files, [(d.path, d.sha) for d in registering]) if index else ""
-    reused: dict[str, Record] = {}
-    missed: list[Candidate] = []
-    for decision in decisions:
-        record = index.record(decision.path, decision.sha, tree) if index is not None else None
-        if record is None:
-            missed.append(_candidate(decision))
-            continue
-        reused[real(decision.path)] = record
-        if tick is not None:
+    summary, checked = _registrations(registering, config, index, project, jobs, limit)
+    tree = tree_digest(files, summary) if index else ""
+    fresh = list(checked)
+    done = _checked_registrars(registering, checked, real)
+    reused, missed = _reused(decisions, index, tree, done)
+    if index is not None and any(d.verdict == REGISTRAR for d in missed):
+        # The summary is the one stored, but a registrar's own record is not (the summary
+        # changed since, or the record could not be kept): every part is checked again.
+        summary, fresh = _registrations(registering, config, index, project, jobs, limit, True)
+        done = _checked_registrars(registering, fresh, real)
+        if tree_digest(files, summary) != tree:  # parts stored under stale bytes: start over
+            tree = tree_digest(files, summary)
+            reused, missed = _reused(decisions, index, tree, done)
+    if tick is not None:  # each candidate once: reused, or checked with the registrars
+        for _ in range(sum(real(d.path) in reused or real(d.path) in done for d in decisions)):
             tick()
     extras = _stored_extras(index, tree, reused)
-    fresh: list[Record] = []
-    if missed:
-        registrars = [_candidate(d) for d in registering]
-        fresh = _compute(missed, registrars, config, tick, jobs, project, index, tree)
+    others = [_candidate(d) for d in missed if real(d.path) not in done]
+    if others:
+        fresh += _compute(others, summary, config, tick, jobs, project, limit)
     candidates = {real(d.path) for d in decisions}
     outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
     if index is not None:
@@ -84,6 +90,52 @@ def _candidate(decision: FileDecision) -> Candidate:
     """What the engine checks: the bytes read by the scan, or read now (a remembered file)."""
     data = decision.data if decision.data is not None else _read(decision.path)
     return decision.path, display_path(decision.path), data
+
+
+def _registrations(
+    registering: list[FileDecision],
+    config: Config,
+    index: Index | None,
+    project: Project | None,
+    jobs: int,
+    limit: int | None,
+    force: bool = False,
+) -> tuple[Registrations | None, list[Record]]:
+    """What the registrars register, and their records if they were checked for it (not with
+    the caller's own Project, which checks registrars with everything else)."""
+    if not registering or project is not None:
+        return None, []
+    shas = {d.path: d.sha for d in registering}
+    candidates = [_candidate(d) for d in registering]
+    return registrations(candidates, shas, config, index, jobs, limit, force)
+
+
+def _checked_registrars(
+    registering: list[FileDecision], records: list[Record], real: Callable[[str], str]
+) -> set[str]:
+    """The registrars (real paths) that the registrars' pass gave a record of their own. The
+    other modules it read are checked with the rest, as their batches see them."""
+    paths = {record.path for record in records}
+    return {real(d.path) for d in registering if real(d.path) in paths}
+
+
+def _reused(
+    decisions: list[FileDecision], index: Index | None, tree: str, done: set[str]
+) -> tuple[dict[str, Record], list[FileDecision]]:
+    """The stored records still valid, by real path, and the candidates that need checking
+    (those checked already, `done`, are neither)."""
+    real = index.real if index is not None else os.path.realpath
+    reused: dict[str, Record] = {}
+    missed: list[FileDecision] = []
+    for decision in decisions:
+        if real(decision.path) in done:
+            continue
+        record = index.record(decision.path, decision.sha, tree) if index is not None else None
+        if record is None:
+            missed.append(decision)
+            continue
+        reused[real(decision.path)] = record
+    return reused, missed
 
 
 def _read(path: str) -> bytes:
@@ -138,18 +190,16 @@ def _ordered(
 
 def _compute(
     missed: list[Candidate],
-    registrars: list[Candidate],
+    registrations: Registrations | None,
     config: Config,
     tick: Callable[[], None] | None,
     jobs: int,
     project: Project | None,
-    index: Index | None = None,
-    tree: str = "",
+    limit: int | None,
 ) -> list[Record]:
-    """Records of the candidates that need checking. The files that register functions are
-    checked first (registrars.py): what they register is a summary every other batch applies
-    (engine/registrations.py), so a registration counts in whichever batch its function is
-    checked. A module predicted not to fit in the memory there is is ADK-E001 before any is
+    """Records of the candidates that need checking, with what the registrars register (a
+    summary every batch applies, so a registration counts in whichever batch its function is
+    checked). A module predicted not to fit in the memory there is is ADK-E001 before any is
     parsed."""
     if project is not None:  # the caller's own Project: one batch, in this process
         from replaylint.engine.check import check_records
@@ -157,7 +207,7 @@ def _compute(
         return check_records(missed, project, None, tick)
     records: list[Record] = []
     fitting = []
-    limit, room = memory_limit(), address_space_room()
+    room = address_space_room()
     for candidate in sorted(missed):
         reason = too_large(len(candidate[2]), limit, room)
         if reason is None:
@@ -168,13 +218,8 @@ def _compute(
         records.append(unchecked(candidate, reason))
         if tick is not None:
             tick()
-    wanted = {path for path, _, _ in fitting}
-    registering = {path for path, _, _ in registrars}
-    summary, first = registrations(registrars, wanted, config, index, tree, tick, jobs, limit)
-    records.extend(first)
-    others = [c for c in fitting if c[0] not in registering]
-    check = partial(check_with, registrations=summary)
-    records.extend(run_batches(affinity.batches(others, config), config, check, jobs, tick, limit))
+    check = partial(check_with, registrations=registrations)
+    records.extend(run_batches(affinity.batches(fitting, config), config, check, jobs, tick, limit))
     return records
 
 

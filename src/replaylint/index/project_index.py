@@ -12,6 +12,7 @@ candidate, and only while its change time and inode say it was not touched.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sys
 import time
@@ -110,6 +111,7 @@ class Index:
             e for e in _shaped(data.get("extras"), list, []) if isinstance(e, str)
         ]
         self.registered: dict[str, Any] = _shaped(data.get("registrations"), dict, {})
+        self.parts: dict[str, Any] = _shaped(data.get("parts"), dict, {})
         self._sha: dict[str, str | None] = {}
         self._real: dict[str, str] = {}
 
@@ -182,11 +184,38 @@ class Index:
             return None
         return record
 
-    def registrations(self, tree: str) -> Registrations | None:
-        """What the registrars register (engine/registrations.py), while the tree and every
-        file they reach are as they were when it was computed."""
-        stored = self.registered
-        if tree != self.tree or not stored:
+    # ---------------------------------------------------------------- registrations
+    # What the registrars register is kept twice: whole, under the digest of every registrar's
+    # bytes (a run where none changed reads it alone), and by part (registrars checked together,
+    # under their own bytes' digest), so an edit to one registrar checks its part again and
+    # merges the others' stored summaries.
+
+    def registrations(self, key: str) -> Registrations | None:
+        """The whole summary stored under `key`, while every file it reaches is unchanged."""
+        return self._summary(self.registered, key)
+
+    def part(self, key: str) -> Registrations | None:
+        """One part's summary, stored under its registrars' digest, while still valid."""
+        return self._summary(self.parts.get(key), key)
+
+    def keep_whole(self, key: str, summary: Registrations, parts: list[str]) -> None:
+        """The whole summary, merged from these parts: valid while all of theirs are."""
+        kept = [self.parts.get(part) for part in parts]
+        if not all(kept):
+            self.registered = {}
+            return
+        deps = sorted({tuple(dep) for part in kept for dep in part["deps"]})  # type: ignore[index]
+        self.registered = {"key": key, "summary": summary.to_json(), "deps": deps}
+
+    def keep_part(self, key: str, summary: Registrations, records: list[Record]) -> None:
+        self.parts[key] = _kept(key, summary, records)
+
+    def keep_parts(self, keys: set[str]) -> None:
+        """Forget the parts this run's registrars no longer make up."""
+        self.parts = {key: part for key, part in self.parts.items() if key in keys and part}
+
+    def _summary(self, stored: Any, key: str) -> Registrations | None:
+        if not isinstance(stored, dict) or stored.get("key") != key:
             return None
         try:
             summary = registrations_from_json(stored["summary"])
@@ -196,15 +225,6 @@ class Index:
         if any(self.current_sha(dep) != sha for dep, sha in deps):
             return None
         return summary
-
-    def keep_registrations(self, summary: Registrations, records: list[Record]) -> None:
-        """The summary the registrars' `records` were computed with, and what it depends on."""
-        deps = {(r.path, r.sha) for r in records if r.path and r.sha}
-        deps |= {dep for r in records for dep in r.deps}
-        if not all(r.cacheable for r in records):
-            self.registered = {}
-            return
-        self.registered = {"summary": summary.to_json(), "deps": sorted(deps)}
 
     def update(
         self,
@@ -243,8 +263,19 @@ class Index:
                 "records": self.records,
                 "extras": self.extras,
                 "registrations": self.registered,
+                "parts": self.parts,
             },
         )
+
+
+def _kept(key: str, summary: Registrations, records: list[Record]) -> dict[str, Any]:
+    """A summary as the index keeps it, with every file its records depend on (nothing when
+    one of them may not be kept)."""
+    if not all(r.cacheable for r in records):
+        return {}
+    deps = {(r.path, r.sha) for r in records if r.path and r.sha}
+    deps |= {dep for r in records for dep in r.deps}
+    return {"key": key, "summary": summary.to_json(), "deps": sorted(deps)}
 
 
 def _shaped(value: Any, kind: type, empty: Any) -> Any:
@@ -264,10 +295,18 @@ def _well_formed(entry: Any) -> bool:
     )
 
 
-def tree_digest(files: list[str], registrars: list[tuple[str, str]]) -> str:
-    """The files present, and the content of every file that registers functions: a change to
-    either can change any module's record (an import resolves elsewhere, a function becomes an
-    orchestrator or an activity), so every record is recomputed then."""
+def tree_digest(files: list[str], registrations: Registrations | None) -> str:
+    """The files present, and what the registrars register: a change to either can change any
+    module's record (an import resolves elsewhere, a function becomes an orchestrator or an
+    activity), so every record is recomputed then. An edit to a registrar that registers the
+    same leaves the other records valid."""
     text = "\n".join(sorted(os.path.abspath(f) for f in files)) + "\n--\n"
-    text += "\n".join(f"{path}:{sha}" for path, sha in sorted(registrars))
+    if registrations is not None:
+        text += json.dumps(registrations.to_json(), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def registrars_key(registrars: list[tuple[str, str]]) -> str:
+    """The digest of some registrars' paths and bytes (their sha256s)."""
+    text = "\n".join(f"{path}:{sha}" for path, sha in sorted(registrars))
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]

@@ -11,12 +11,14 @@ with the whole: rare, and the records are then exactly those of one Project hold
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
 from replaylint.engine.records import REGISTRATIONS, Record
 from replaylint.index import affinity
+from replaylint.index.project_index import registrars_key
 from replaylint.index.running import run_batches
 
 if TYPE_CHECKING:
@@ -29,36 +31,55 @@ Candidate = tuple[str, str, bytes]
 
 def registrations(
     registrars: list[Candidate],
-    missed: set[str],
+    shas: dict[str, str],
     config: Config,
     index: Index | None,
-    tree: str,
-    tick: Callable[[], None] | None,
     jobs: int,
     limit: int | None,
+    force: bool = False,
 ) -> tuple[Registrations | None, list[Record]]:
-    """What the registrars register, and their records when they need checking (`missed`: the
-    paths of the candidates whose records must be computed): from the index while every file
-    they reach is as it was, else from checking them."""
+    """What the registrars register, and the records of those checked for it. From the index
+    while no registrar changed and every file they reach is as it was; else each part whose
+    registrars or reached files changed is checked again and merged with the others' stored
+    summaries. `force`: check every part (their records are all wanted)."""
     if not registrars:
         return None, []
-    checking = any(path in missed for path, _, _ in registrars)
-    stored = index.registrations(tree) if index is not None and not checking else None
+    key = registrars_key([(path, shas[path]) for path, _, _ in registrars])
+    stored = index.registrations(key) if index is not None and not force else None
     if stored is not None:
         return stored, []
     parts = affinity.batches(sorted(registrars), config)
-    found = run_batches(parts, config, check_registrars, jobs, None, limit)
-    summaries = [r.registrations for r in found if r.kind == REGISTRATIONS]
-    whole = summaries[0].with_parts_merged(summaries[1:])
-    records = [r for r in found if r.kind != REGISTRATIONS]
-    if len(summaries) > 1 and any(s.affected_by(whole) for s in summaries):
+    keys = [registrars_key([(path, shas[path]) for path, _, _ in part]) for part in parts]
+    summaries = [index.part(k) if index is not None and not force else None for k in keys]
+    todo = [number for number, summary in enumerate(summaries) if summary is None]
+    found = run_batches([parts[n] for n in todo], config, check_registrars, jobs, None, limit)
+    part_of = {os.path.realpath(path): n for n in todo for path, _, _ in parts[n]}
+    alone: dict[int, list[Record]] = {n: [] for n in todo}
+    pending: list[Record] = []
+    for record in found:  # a batch's records, then one carrying its summary (named by its first)
+        if record.kind != REGISTRATIONS:
+            pending.append(record)
+            continue
+        n = part_of[record.path]
+        done = summaries[n]
+        summaries[n] = (
+            record.registrations if done is None else done.with_parts_merged([record.registrations])
+        )
+        alone[n].extend(pending)
+        pending = []
+    known = [summary for summary in summaries if summary is not None]
+    whole = known[0].with_parts_merged(known[1:]) if known else None
+    records = [record for record in found if record.kind != REGISTRATIONS]
+    if whole is not None and len(known) > 1 and any(s.affected_by(whole) for s in known):
         check = partial(check_with, registrations=whole)
         records = run_batches(parts, config, check, jobs, None, limit)
-    if tick is not None:  # the registrars whose records were wanted are done
-        for _ in range(sum(path in missed for path, _, _ in registrars)):
-            tick()
-    if index is not None:
-        index.keep_registrations(whole, records)
+    if index is not None and whole is not None:
+        for n in todo:
+            summary = summaries[n]
+            if summary is not None and not pending:  # a batch that died names no summary
+                index.keep_part(keys[n], summary, alone[n])
+        index.keep_parts(set(keys))
+        index.keep_whole(key, whole, keys)
     return whole, records
 
 
@@ -70,7 +91,8 @@ def check_registrars(
     from replaylint.engine.project import project_for
 
     records, summary = check.check_registrars(batch, project_for(config), tick)
-    return [*records, Record("", "", "", REGISTRATIONS, registrations=summary)]
+    first = os.path.realpath(batch[0][0]) if batch else ""
+    return [*records, Record(first, "", "", REGISTRATIONS, registrations=summary)]
 
 
 def check_with(
