@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from replaylint.api import ReplayReport, guard
+from replaylint.core.findings import Finding
 
 # `# expect: ADK-W003`, `# expect: ADK-W003:8` (pinned 0-based column), several codes allowed.
 # Inside a suppression comment the marker follows its `--`: `# replaylint: ignore -- expect: ADK-S002`.
@@ -36,7 +37,14 @@ def expectations(text: str, path: str) -> set[Expected]:
 
 def compare(report: ReplayReport, expected: Iterable[Expected]) -> tuple[list[Expected], list[str]]:
     """(markers no finding matched, findings no marker asked for), both empty when they agree."""
-    remaining = list(report.findings)
+    return compare_findings(report.findings, expected)
+
+
+def compare_findings(
+    findings: Iterable[Finding], expected: Iterable[Expected]
+) -> tuple[list[Expected], list[str]]:
+    """`compare` of any findings (a report's, or check --base's)."""
+    remaining = list(findings)
     missing = []
     for want in sorted(expected):
         match = next(

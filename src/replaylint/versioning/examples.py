@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from replaylint.api.testing import Expected, expectations
+from replaylint.api.testing import Expected, compare_findings, expectations
 from replaylint.versioning.check import check_against
 
 BASE, NEW = "base/", "new/"
@@ -39,22 +39,7 @@ def run_pair(files: dict[str, str]) -> tuple[list[Expected], list[str]]:
         finally:
             os.chdir(cwd)
     expected = {e for name, text in new.items() for e in expectations(text, name)}
-    remaining = list(result.findings)
-    missing = []
-    for want in sorted(expected):
-        match = next(
-            (
-                f
-                for f in remaining
-                if (f.path, f.line, f.code.value) == (want.path, want.line, want.code)
-            ),
-            None,
-        )
-        if match is None:
-            missing.append(want)
-        else:
-            remaining.remove(match)
-    unexpected = [f"{f.path}:{f.line}: {f.code.value} {f.message}" for f in remaining]
+    missing, unexpected = compare_findings(result.findings, expected)
     return missing, unexpected + [f"error: {e}" for e in result.errors]
 
 
