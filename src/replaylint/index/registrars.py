@@ -75,8 +75,10 @@ def registrations(
         records = run_batches(parts, config, check, jobs, None, limit)
     if index is not None and whole is not None:
         for n in todo:
+            # A batch that died names no summary; its records (never kept) fall into the next
+            # part's, which is then not kept either: checked again on the next run.
             summary = summaries[n]
-            if summary is not None and not pending:  # a batch that died names no summary
+            if summary is not None:
                 index.keep_part(keys[n], summary, alone[n])
         index.keep_parts(set(keys))
         index.keep_whole(key, whole, keys)
