@@ -1,0 +1,97 @@
+"""The dataclass methods kept across processes (core/compiled_methods.py), installed by the
+command line: classes behave as compiled afresh, the file is written once and then reused, and a
+damaged or unwritable file only costs the compile."""
+
+from __future__ import annotations
+
+import marshal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+# A child process: installs the hook with the given file, creates dataclasses of every kind of
+# generated method, and prints what they do and how many texts it had to compile.
+_CHILD = textwrap.dedent(
+    """
+    import dataclasses, sys
+    from pathlib import Path
+    from replaylint.core import compiled_methods
+
+    kept = compiled_methods.keep_compiled_methods(Path(sys.argv[1])) if sys.argv[1] != "-" else None
+
+    @dataclasses.dataclass(frozen=True, order=True)
+    class Point:
+        x: int
+        y: int = 2
+        tags: tuple = dataclasses.field(default_factory=tuple)
+
+    @dataclasses.dataclass(eq=False)
+    class Box:
+        item: "Point"
+
+    a, b = Point(1), Point(1, 3, ("t",))
+    print(repr(a), repr(b), a == Point(1), a < b, hash(a) == hash(Point(1)))
+    print(Point.__init__.__annotations__, Box(a) == Box(a), Box.__init__.__defaults__)
+    try:
+        a.x = 5
+    except dataclasses.FrozenInstanceError as error:
+        print("frozen", error)
+    if kept is not None:
+        print("compiled", kept.added)
+    """
+)
+
+
+def _child(file: str, tmp_path: Path) -> list[str]:
+    script = tmp_path / "child.py"
+    script.write_text(_CHILD)
+    done = subprocess.run(
+        [sys.executable, str(script), file], capture_output=True, text=True, check=True
+    )
+    return done.stdout.splitlines()
+
+
+def test_classes_behave_as_compiled_afresh_and_the_file_is_reused(tmp_path: Path) -> None:
+    plain = _child("-", tmp_path)
+    kept_file = tmp_path / "kept" / "methods.marshal"
+    first = _child(str(kept_file), tmp_path)
+    second = _child(str(kept_file), tmp_path)
+    assert first[:3] == plain == second[:3]
+    assert plain[0] == "Point(x=1, y=2, tags=()) Point(x=1, y=3, tags=('t',)) True True True"
+    assert plain[2] == "frozen cannot assign to field 'x'"
+    # Every text the first process compiled was written and the second compiled none.
+    assert first[3] != "compiled 0"
+    assert second[3] == "compiled 0"
+    table = marshal.loads(kept_file.read_bytes())
+    assert all(isinstance(text, str) and "def __create_fn__" in text for text in table)
+    assert kept_file.stat().st_mode & 0o777 == 0o644
+
+
+def test_a_damaged_file_is_compiled_afresh_and_written_again(tmp_path: Path) -> None:
+    kept_file = tmp_path / "methods.marshal"
+    kept_file.write_bytes(b"\x00not marshal")
+    lines = _child(str(kept_file), tmp_path)
+    assert lines[3] != "compiled 0"
+    assert isinstance(marshal.loads(kept_file.read_bytes()), dict)
+    assert _child(str(kept_file), tmp_path)[3] == "compiled 0"
+
+
+def test_a_file_that_cannot_be_written_costs_only_the_compile(tmp_path: Path) -> None:
+    # Its folder's place is taken by a file: mkdir fails whoever runs the test.
+    (tmp_path / "taken").write_text("")
+    lines = _child(str(tmp_path / "taken" / "methods.marshal"), tmp_path)
+    assert lines[0].startswith("Point(x=1, y=2")
+    assert lines[3] != "compiled 0"
+
+
+def test_the_command_line_installs_it_before_its_own_classes() -> None:
+    probe = (
+        "import dataclasses, replaylint.cli, replaylint.core.findings;"
+        "print(getattr(dataclasses, 'exec', None) is not None)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.stdout.strip() == "True"
+    quiet = "import dataclasses, replaylint.api; print(getattr(dataclasses, 'exec', None))"
+    done = subprocess.run([sys.executable, "-c", quiet], capture_output=True, text=True)
+    assert done.stdout.strip() == "None"  # the library API leaves its caller's process alone
