@@ -87,8 +87,9 @@ def _read(paths: list[str], needles: Needles, jobs: int) -> list[FileDecision]:
     from replaylint.index.pools import pool_context
     from replaylint.index.workers import Workers
 
-    size = -(-len(paths) // jobs)
-    chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
+    # Every jobs-th file, not a run of neighbours: a folder of heavy candidates (a test suite)
+    # is shared out rather than left to one worker while the others wait.
+    chunks = [paths[start::jobs] for start in range(jobs)]
     parts: dict[int, list[FileDecision]] = {}
     workers: Workers[int] = Workers(len(chunks), pool_context())
     with workers:
