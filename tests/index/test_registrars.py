@@ -75,3 +75,74 @@ def test_parts_report_what_one_project_reports(
             "worker_a.py",
             "worker_a.py",
         ]
+
+
+# Not a registrar: a class named Shared too, so worker_a's unsandboxed runner reaches it by name.
+# The padding makes it the largest batch, so it is handed to the second worker at once, while
+# worker_a's part is still being checked: before the summary is known.
+FLOWS_C = (
+    '"""' + "A workflow whose module state is read back. " * 40 + '"""\n\n'
+    "from temporalio import workflow\n\n"
+    "SEEN: dict[str, int] = {}\n\n\n"
+    "@workflow.defn\n"
+    "class Shared:\n"
+    "    @workflow.run\n"
+    "    async def run(self, key: str) -> int:\n"
+    "        SEEN[key] = SEEN.get(key, 0) + 1\n"
+    "        if SEEN[key] > 1:\n"
+    "            return 0\n"
+    "        return 1\n"
+)
+# Its twin under another name: the sandbox gives each run its own module state.
+FLOWS_D = FLOWS_C.replace("class Shared", "class Alone").replace("is read back", "is its own")
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+
+
+def test_batches_checked_before_the_summary_are_checked_again_when_it_reaches_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(
+        tmp_path,
+        {
+            "flows_a.py": FLOWS_A,
+            "worker_a.py": WORKER_A,
+            "flows_c.py": FLOWS_C,
+            "flows_d.py": FLOWS_D,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(affinity, "BATCH", 1)  # every candidate a batch of its own
+    serial = _report(1)  # the registrars first, then the rest with their summary
+    assert "flows_c.py:12: ADK-W011 module state is written from the workflow path" in serial
+    assert "flows_d.py" not in serial
+    assert _report(2) == serial  # flows_c checked beside worker_a, then again with its summary
+
+
+def test_what_a_batch_checked_before_the_summary_read_tells_whether_it_stands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replaylint.index.registrars import check_before, check_registrars
+    from replaylint.project.config import Config
+
+    _project(tmp_path, {"flows_a.py": FLOWS_A, "worker_a.py": WORKER_A, "flows_c.py": FLOWS_C})
+    (tmp_path / "flows_d.py").write_text(FLOWS_D)
+    monkeypatch.chdir(tmp_path)
+    config = Config()
+
+    def candidate(name: str) -> tuple[str, str, bytes]:
+        return str(tmp_path / name), name, (tmp_path / name).read_bytes()
+
+    whole = check_registrars(config, [candidate("worker_a.py")])[-1].registrations
+    assert whole.unsandboxed == frozenset({"Shared"})
+    for name, stands in (("flows_c.py", False), ("flows_d.py", True)):
+        *records, last = check_before(config, [candidate(name)])
+        assert last.kind == "registrations"
+        read = last.registrations
+        assert read.loaded == frozenset({str((tmp_path / name).resolve())})
+        assert read.affected_by(whole) is not stands
+        assert [r.path for r in records] == [str((tmp_path / name).resolve())]

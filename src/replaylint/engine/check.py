@@ -17,7 +17,7 @@ from replaylint.engine.located import locate
 from replaylint.engine.project import Project, module_key
 from replaylint.engine.raw import Raw, findings_for
 from replaylint.engine.records import ERROR, FAILED, HELPERS, PLAIN, WORKFLOW, Record, assemble
-from replaylint.engine.registrations import Registrations, summary
+from replaylint.engine.registrations import Registrations, reads, summary
 from replaylint.graph.callgraph import UnsafeHelpers
 from replaylint.graph.imports import classify, reached_modules
 from replaylint.graph.suspends import settle
@@ -72,6 +72,15 @@ def check_registrars(
     work = partial(_check_records, list(candidates), project, None, tick, found)
     records = stacks.on_fresh_stack(work, 256 * stacks.MIB, "replaylint-check")
     return records, found[0]
+
+
+def check_before_registrations(
+    candidates: Iterable[Candidate], project: Project, tick: Callable[[], None] | None = None
+) -> tuple[list[Record], Registrations]:
+    """A batch checked while the registrars' summary is not known yet (as with none), and what
+    it read: its records stand when the summary is not affected_by() that."""
+    records = check_records(candidates, project, None, tick, None)
+    return records, reads(m for m in project.modules.values() if m is not None)
 
 
 def _failed(path: str, display: str, data: bytes, span: Span, reason: str) -> Record:

@@ -132,8 +132,20 @@ def summary(
     return Registrations(
         [found[key] for key in sorted(found)],
         unsandboxed_classes(read, frameworks),
-        frozenset(str(m.path) for m in read),
-        frozenset(c.name for m in read for c in m.classes),
+        *_read(read),
+    )
+
+
+def reads(modules: Iterable[ModuleInfo]) -> Registrations:
+    """What a Project that registers nothing read: a batch checked before the registrars' summary
+    was known keeps its records when that summary is not affected_by() anything it read."""
+    return Registrations([], frozenset(), *_read(list(modules)))
+
+
+def _read(modules: list[ModuleInfo]) -> tuple[frozenset[str], frozenset[str]]:
+    """The paths of `modules` and the names of their classes."""
+    return frozenset(str(m.path) for m in modules), frozenset(
+        c.name for m in modules for c in m.classes
     )
 
 

@@ -23,7 +23,7 @@ from replaylint.index import affinity
 from replaylint.index.limits import address_space_room, memory_limit
 from replaylint.index.pools import too_large
 from replaylint.index.project_index import Index, tree_digest
-from replaylint.index.registrars import check_with, registrations
+from replaylint.index.registrars import check_with, registrations, with_the_rest
 from replaylint.index.running import run_batches
 from replaylint.index.scanning import REGISTRAR, FileDecision, scan
 from replaylint.project.config import Config
@@ -58,6 +58,44 @@ def check_group(
     real = index.real if index is not None else os.path.realpath
     limit = memory_limit()
     registering = [d for d in decisions if d.verdict == REGISTRAR]
+    if project is None and jobs > 1 and registering and (index is None or index.empty()):
+        # Nothing to reuse: the other batches need not wait for the registrars' summary.
+        found = _beside(decisions, registering, config, index, jobs, limit, tick)
+    else:
+        found = _after(decisions, registering, files, config, index, project, jobs, limit, tick)
+    summary, fresh, reused, missed = found
+    tree = tree_digest(files, summary) if index else ""
+    extras = _stored_extras(index, tree, reused)
+    others = [_candidate(d) for d in missed]
+    if others:
+        fresh += _compute(others, summary, config, tick, jobs, project, limit)
+    candidates = {real(d.path) for d in decisions}
+    outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
+    if index is not None:
+        index.update(fresh, extra_paths, tree, set(files), candidates)
+        index.store()
+    return outcome, unreadable
+
+
+# What the registrars' pass leaves: the summary, the records computed, the stored records still
+# valid (by real path), and the candidates still to check.
+_Found = tuple["Registrations | None", list[Record], dict[str, Record], list[FileDecision]]
+
+
+def _after(
+    decisions: list[FileDecision],
+    registering: list[FileDecision],
+    files: list[str],
+    config: Config,
+    index: Index | None,
+    project: Project | None,
+    jobs: int,
+    limit: int | None,
+    tick: Callable[[], None] | None,
+) -> _Found:
+    """The registrars first (their summary decides which stored records are valid), then the
+    stored records reused; the rest is left to check with the summary."""
+    real = index.real if index is not None else os.path.realpath
     summary, checked = _registrations(registering, config, index, project, jobs, limit)
     tree = tree_digest(files, summary) if index else ""
     fresh = list(checked)
@@ -74,16 +112,38 @@ def check_group(
     if tick is not None:  # each candidate once: reused, or checked with the registrars
         for _ in range(sum(real(d.path) in reused or real(d.path) in done for d in decisions)):
             tick()
-    extras = _stored_extras(index, tree, reused)
-    others = [_candidate(d) for d in missed if real(d.path) not in done]
-    if others:
-        fresh += _compute(others, summary, config, tick, jobs, project, limit)
-    candidates = {real(d.path) for d in decisions}
-    outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
-    if index is not None:
-        index.update(fresh, extra_paths, tree, set(files), candidates)
-        index.store()
-    return outcome, unreadable
+    return summary, fresh, reused, [d for d in missed if real(d.path) not in done]
+
+
+def _beside(
+    decisions: list[FileDecision],
+    registering: list[FileDecision],
+    config: Config,
+    index: Index | None,
+    jobs: int,
+    limit: int | None,
+    tick: Callable[[], None] | None,
+) -> _Found:
+    """The registrars and every other candidate in one pass over the workers (each candidate
+    ticked as its batch ends); a batch the summary affects is checked again with it. Only a
+    registrar its pass gave no record is left to check."""
+    real = index.real if index is not None else os.path.realpath
+    shas = {d.path: d.sha for d in registering}
+    others = [_candidate(d) for d in decisions if d.verdict != REGISTRAR]
+    unfit, fitting = _fitting(others, tick, limit)
+    summary, checked, rest = with_the_rest(
+        [_candidate(d) for d in registering],
+        shas,
+        affinity.batches(fitting, config),
+        config,
+        index,
+        jobs,
+        limit,
+        tick,
+    )
+    done = _checked_registrars(registering, checked, real)
+    missed = [d for d in registering if real(d.path) not in done]
+    return summary, [*checked, *unfit, *rest], {}, missed
 
 
 def _candidate(decision: FileDecision) -> Candidate:
@@ -205,6 +265,17 @@ def _compute(
         from replaylint.engine.check import check_records
 
         return check_records(missed, project, None, tick)
+    records, fitting = _fitting(missed, tick, limit)
+    check = partial(check_with, registrations=registrations)
+    records.extend(run_batches(affinity.batches(fitting, config), config, check, jobs, tick, limit))
+    return records
+
+
+def _fitting(
+    missed: list[Candidate], tick: Callable[[], None] | None, limit: int | None
+) -> tuple[list[Record], list[Candidate]]:
+    """ADK-E001 records of the candidates predicted not to fit in the memory there is (ticked
+    now), and the others, in path order."""
     records: list[Record] = []
     fitting = []
     room = address_space_room()
@@ -218,9 +289,7 @@ def _compute(
         records.append(unchecked(candidate, reason))
         if tick is not None:
             tick()
-    check = partial(check_with, registrations=registrations)
-    records.extend(run_batches(affinity.batches(fitting, config), config, check, jobs, tick, limit))
-    return records
+    return records, fitting
 
 
 __all__ = ["BATCH", "check_group"]

@@ -115,6 +115,10 @@ class Index:
         self._sha: dict[str, str | None] = {}
         self._real: dict[str, str] = {}
 
+    def empty(self) -> bool:
+        """No record is stored: a first run with these settings, or after `clean`."""
+        return not self.records
+
     def real(self, path: str) -> str:
         """A file's real path, worked out once per run (each costs an lstat per folder)."""
         found = self._real.get(path)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from replaylint.engine.records import REGISTRATIONS, Record
 from replaylint.index import affinity
 from replaylint.index.project_index import registrars_key
-from replaylint.index.running import run_batches
+from replaylint.index.running import run_batches, run_batches_apart
 
 if TYPE_CHECKING:
     from replaylint.engine.registrations import Registrations
@@ -48,41 +48,156 @@ def registrations(
     stored = index.registrations(key) if index is not None and not force else None
     if stored is not None:
         return stored, []
-    parts = affinity.batches(sorted(registrars), config)
-    keys = [registrars_key([(path, shas[path]) for path, _, _ in part]) for part in parts]
-    summaries = [index.part(k) if index is not None and not force else None for k in keys]
-    todo = [number for number, summary in enumerate(summaries) if summary is None]
-    found = run_batches([parts[n] for n in todo], config, check_registrars, jobs, None, limit)
-    part_of = {os.path.realpath(path): n for n in todo for path, _, _ in parts[n]}
-    alone: dict[int, list[Record]] = {n: [] for n in todo}
-    pending: list[Record] = []
-    for record in found:  # a batch's records, then one carrying its summary (named by its first)
-        if record.kind != REGISTRATIONS:
-            pending.append(record)
-            continue
-        n = part_of[record.path]
-        done = summaries[n]
-        summaries[n] = (
-            record.registrations if done is None else done.with_parts_merged([record.registrations])
-        )
-        alone[n].extend(pending)
-        pending = []
-    known = [summary for summary in summaries if summary is not None]
-    whole = known[0].with_parts_merged(known[1:]) if known else None
-    records = [record for record in found if record.kind != REGISTRATIONS]
-    if whole is not None and len(known) > 1 and any(s.affected_by(whole) for s in known):
+    parts = _Parts(registrars, shas, config, index, force)
+    found = run_batches(parts.todo_batches(), config, check_registrars, jobs, None, limit)
+    return parts.merged(found, jobs, limit)
+
+
+def with_the_rest(
+    registrars: list[Candidate],
+    shas: dict[str, str],
+    rest: list[list[Candidate]],
+    config: Config,
+    index: Index | None,
+    jobs: int,
+    limit: int | None,
+    tick: Callable[[], None] | None,
+) -> tuple[Registrations | None, list[Record], list[Record]]:
+    """registrations(), with the other batches (`rest`) over the same workers: the registrars'
+    parts go first, a batch that starts before their summary is known is checked as if nothing
+    were registered (check_before), and one that starts after, with the summary. For runs with
+    nothing to reuse, when the parts are fewer than the workers: no core waits for them. A
+    batch checked before whose reads the summary affects is checked again with it. Returns the
+    summary, the registrars' records and the rest's records (every candidate ticked)."""
+    parts = _Parts(registrars, shas, config, index, force=True)
+    batches = parts.todo_batches()
+    lead = len(batches)
+    if lead >= jobs:  # no worker would wait for the parts: none checks a batch that may be lost
+        found = run_batches(batches, config, check_registrars, jobs, tick, limit)
+        whole, records = parts.merged(found, jobs, limit)
         check = partial(check_with, registrations=whole)
-        records = run_batches(parts, config, check, jobs, None, limit)
-    if index is not None and whole is not None:
-        for n in todo:
-            # A batch that died names no summary; its records (never kept) fall into the next
-            # part's, which is then not kept either: checked again on the next run.
-            summary = summaries[n]
-            if summary is not None:
-                index.keep_part(keys[n], summary, alone[n])
-        index.keep_parts(set(keys))
-        index.keep_whole(key, whole, keys)
-    return whole, records
+        return whole, records, run_batches(rest, config, check, jobs, tick, limit)
+    known: dict[str, Registrations | None] = {}  # "whole", once every part is in
+    found_by_part: dict[int, list[Record]] = {}
+
+    def finished(number: int, records: list[Record]) -> None:
+        if number < lead:
+            found_by_part[number] = records
+            if len(found_by_part) == lead:
+                found = [r for n in sorted(found_by_part) for r in found_by_part[n]]
+                known["whole"] = parts.summaries_merged(found)[0]
+
+    def choose(number: int) -> Callable[..., list[Record]]:
+        if number < lead:
+            return check_registrars
+        if "whole" in known:
+            return partial(check_with, registrations=known["whole"])
+        return check_before
+
+    apart = run_batches_apart(
+        [*batches, *rest], config, check_registrars, jobs, tick, limit, choose, finished, lead
+    )
+    whole, records = parts.merged([r for own in apart[:lead] for r in own], jobs, limit)
+    kept: list[Record] = []
+    again: list[list[Candidate]] = []
+    for batch, results in zip(rest, apart[lead:], strict=True):
+        read = [r.registrations for r in results if r.kind == REGISTRATIONS]
+        if whole is not None and any(r.affected_by(whole) for r in read):
+            again.append(batch)
+        else:
+            kept.extend(r for r in results if r.kind != REGISTRATIONS)
+    if again:
+        check = partial(check_with, registrations=whole)
+        kept += run_batches(again, config, check, jobs, None, limit)
+    return whole, records, kept
+
+
+class _Parts:
+    """The registrars cut into parts, each with the summary the index holds for it, if any."""
+
+    def __init__(
+        self,
+        registrars: list[Candidate],
+        shas: dict[str, str],
+        config: Config,
+        index: Index | None,
+        force: bool,
+    ) -> None:
+        self.config = config
+        self.index = index
+        self.key = registrars_key([(path, shas[path]) for path, _, _ in registrars])
+        self.parts = affinity.batches(sorted(registrars), config)
+        self.keys = [registrars_key([(p, shas[p]) for p, _, _ in part]) for part in self.parts]
+        self.summaries: list[Registrations | None] = [
+            index.part(k) if index is not None and not force else None for k in self.keys
+        ]
+        self.todo = [n for n, summary in enumerate(self.summaries) if summary is None]
+
+    def todo_batches(self) -> list[list[Candidate]]:
+        return [self.parts[n] for n in self.todo]
+
+    def summaries_merged(
+        self, found: list[Record]
+    ) -> tuple[Registrations | None, list[Registrations | None], dict[int, list[Record]]]:
+        """The whole summary, each part's (stored, or from `found`: each batch's records, then
+        one carrying its summary, named by its first), and the records of each part checked."""
+        summaries = list(self.summaries)
+        part_of = {os.path.realpath(path): n for n in self.todo for path, _, _ in self.parts[n]}
+        alone: dict[int, list[Record]] = {n: [] for n in self.todo}
+        pending: list[Record] = []
+        for record in found:
+            if record.kind != REGISTRATIONS:
+                pending.append(record)
+                continue
+            n = part_of[record.path]
+            done = summaries[n]
+            summaries[n] = (
+                record.registrations
+                if done is None
+                else done.with_parts_merged([record.registrations])
+            )
+            alone[n].extend(pending)
+            pending = []
+        known = [summary for summary in summaries if summary is not None]
+        whole = known[0].with_parts_merged(known[1:]) if known else None
+        return whole, summaries, alone
+
+    def merged(
+        self, found: list[Record], jobs: int, limit: int | None
+    ) -> tuple[Registrations | None, list[Record]]:
+        """The whole summary from the parts checked now (`found`: each batch's records, then
+        one carrying its summary) and those stored; every part checked again with the whole
+        when it says more than a part knew. The parts and the whole are kept in the index."""
+        whole, summaries, alone = self.summaries_merged(found)
+        known = [summary for summary in summaries if summary is not None]
+        records = [record for record in found if record.kind != REGISTRATIONS]
+        if whole is not None and len(known) > 1 and any(s.affected_by(whole) for s in known):
+            check = partial(check_with, registrations=whole)
+            records = run_batches(self.parts, self.config, check, jobs, None, limit)
+        index = self.index
+        if index is not None and whole is not None:
+            for n in self.todo:
+                # A batch that died names no summary; its records (never kept) fall into the
+                # next part's, which is then not kept either: checked again on the next run.
+                summary = summaries[n]
+                if summary is not None:
+                    index.keep_part(self.keys[n], summary, alone[n])
+            index.keep_parts(set(self.keys))
+            index.keep_whole(self.key, whole, self.keys)
+        return whole, records
+
+
+def check_before(
+    config: Config, batch: list[Candidate], tick: Callable[[], None] | None = None
+) -> list[Record]:
+    """A batch checked before the registrars' summary is known, as if nothing were registered:
+    its records, then one carrying what it read (Registrations.affected_by tells if they stand)."""
+    from replaylint.engine import check
+    from replaylint.engine.project import project_for
+
+    records, read = check.check_before_registrations(batch, project_for(config), tick)
+    first = os.path.realpath(batch[0][0]) if batch else ""
+    return [*records, Record(first, "", "", REGISTRATIONS, registrations=read)]
 
 
 def check_registrars(

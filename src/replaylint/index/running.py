@@ -27,13 +27,40 @@ def run_batches(
     limit: int | None,
 ) -> list[Record]:
     """Every batch's records, in batch order; `tick()` once per candidate checked."""
+    apart = run_batches_apart(batches, config, check, jobs, tick, limit)
+    return [record for records in apart for record in records]
+
+
+def run_batches_apart(
+    batches: list[list[Candidate]],
+    config: Config,
+    check: Check,
+    jobs: int,
+    tick: Callable[[], None] | None,
+    limit: int | None,
+    choose: Callable[[int], Check] | None = None,
+    finished: Callable[[int, list[Record]], None] | None = None,
+    leading: int = 0,
+) -> list[list[Record]]:
+    """run_batches' records, one list per batch. `choose(n)` picks batch n's check as it
+    starts, `finished(n, records)` is told as it ends, and the first `leading` batches start
+    first (survival.check_surviving_apart)."""
     largest = max((len(data) for own in batches for _, _, data in own), default=0)
     if (jobs <= 1 or len(batches) <= 1) and largest < IN_PROCESS_BYTES:
-        return [record for own in batches for record in check(config, own, tick)]
+        apart = []
+        for number, own in enumerate(batches):
+            records = (choose(number) if choose is not None else check)(config, own, tick)
+            if finished is not None:
+                finished(number, records)
+            apart.append(records)
+        return apart
     # A module too large to parse here without keeping Ctrl-C waiting goes to a worker, alone.
-    from replaylint.index.survival import Batch, check_surviving
+    from replaylint.index.survival import Batch, check_surviving_apart
 
     heaviest = max(sum(len(c[2]) for c in own) for own in batches)
     processes = processes_for(max(1, jobs), len(batches), largest, heaviest, limit)
     surviving = [Batch(own) for own in batches]
-    return check_surviving(surviving, config, check, processes, pool_context(), tick)
+    context = pool_context()
+    return check_surviving_apart(
+        surviving, config, check, processes, context, tick, choose, finished, leading
+    )

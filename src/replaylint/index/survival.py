@@ -11,6 +11,7 @@ since a module's record does not depend on the batch it was checked in.
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,26 @@ def check_surviving(
 ) -> list[Record]:
     """The records of every batch, in batch order, whatever worker died on the way.
     `check(config, candidates)` runs in a worker; `tick()` once per candidate done."""
+    apart = check_surviving_apart(batches, config, check, processes, context, tick)
+    return [record for records in apart for record in records]
+
+
+def check_surviving_apart(
+    batches: list[Batch],
+    config: Config,
+    check: CheckBatch,
+    processes: int,
+    context: BaseContext,
+    tick: Callable[[], None] | None = None,
+    choose: Callable[[int], CheckBatch] | None = None,
+    finished: Callable[[int, list[Record]], None] | None = None,
+    leading: int = 0,
+) -> list[list[Record]]:
+    """check_surviving's records, one list per batch (a halved batch's halves together).
+
+    A batch waits in line until a worker is free, and `choose(n)`, when given, picks the check
+    of batch n only then (what the batches before it found may change it); `finished(n,
+    records)` is called as each batch is complete. The first `leading` batches go first."""
     done: dict[Key, list[Record]] = {}
     running: dict[Key, tuple[Batch, int]] = {}  # key -> (batch, deaths so far)
     workers: Workers[Key] = Workers(processes, context)
@@ -67,12 +88,17 @@ def check_surviving(
 
         def submit(key: Key, batch: Batch, deaths: int) -> None:
             running[key] = (batch, deaths)
-            workers.submit(key, check, config, batch.task())
+            function = choose(key[0]) if choose is not None else check
+            workers.submit(key, function, config, batch.task())
 
-        # The largest batches go first, so no worker is left with a big one at the end.
-        order = sorted(range(len(batches)), key=lambda i: -_size(batches[i].own))
-        for number in order:
-            submit((number,), batches[number], 0)
+        waiting = _line(batches, leading)
+
+        def fill() -> None:
+            while waiting and len(running) < processes:
+                number = waiting.popleft()
+                submit((number,), batches[number], 0)
+
+        fill()
         for key, outcome in workers.results():
             batch, deaths = running.pop(key)
             if not isinstance(outcome, Death):
@@ -90,7 +116,13 @@ def check_surviving(
             if tick is not None:
                 for _ in batch.own:
                     tick()
-    return [record for key in sorted(done) for record in done[key]]
+            if finished is not None and not any(k[0] == key[0] for k in running):
+                finished(key[0], [r for k in sorted(done) if k[0] == key[0] for r in done[k]])
+            fill()
+    apart: list[list[Record]] = [[] for _ in batches]
+    for key in sorted(done):
+        apart[key[0]].extend(done[key])
+    return apart
 
 
 def died(candidate: Candidate, death: Death) -> Record:
@@ -113,6 +145,16 @@ def unchecked(candidate: Candidate, reason: str, cause: str = "memory") -> Recor
         findings=[finding],
         cacheable=False,
     )
+
+
+def _line(batches: list[Batch], leading: int) -> deque[int]:
+    """The order batches are handed out: the leading ones, then the others, each the largest
+    first, so no worker is left with a big one at the end."""
+
+    def by_size(numbers: range) -> list[int]:
+        return sorted(numbers, key=lambda i: -_size(batches[i].own))
+
+    return deque([*by_size(range(leading)), *by_size(range(leading, len(batches)))])
 
 
 def _size(candidates: list[Candidate]) -> int:
