@@ -54,33 +54,36 @@ def _child(file: str, tmp_path: Path) -> list[str]:
 
 def test_classes_behave_as_compiled_afresh_and_the_file_is_reused(tmp_path: Path) -> None:
     plain = _child("-", tmp_path)
-    kept_file = tmp_path / "kept" / "methods.marshal"
-    first = _child(str(kept_file), tmp_path)
-    second = _child(str(kept_file), tmp_path)
+    folder = tmp_path / "kept"
+    first = _child(str(folder), tmp_path)
+    second = _child(str(folder), tmp_path)
     assert first[:3] == plain == second[:3]
     assert plain[0] == "Point(x=1, y=2, tags=()) Point(x=1, y=3, tags=('t',)) True True True"
     assert plain[2] == "frozen cannot assign to field 'x'"
     # Every text the first process compiled was written and the second compiled none.
     assert first[3] != "compiled 0"
     assert second[3] == "compiled 0"
-    table = marshal.loads(kept_file.read_bytes())
+    # One file per module whose classes the texts make: the child's own, and dataclasses' own
+    # when it creates a class of its own (none here).
+    assert sorted(p.name for p in folder.iterdir()) == ["__main__.marshal"]
+    table = marshal.loads((folder / "__main__.marshal").read_bytes())
     assert all(isinstance(text, str) and "def __create_fn__" in text for text in table)
-    assert kept_file.stat().st_mode & 0o777 == 0o644
+    assert (folder / "__main__.marshal").stat().st_mode & 0o777 == 0o644
 
 
 def test_a_damaged_file_is_compiled_afresh_and_written_again(tmp_path: Path) -> None:
-    kept_file = tmp_path / "methods.marshal"
+    kept_file = tmp_path / "__main__.marshal"
     kept_file.write_bytes(b"\x00not marshal")
-    lines = _child(str(kept_file), tmp_path)
+    lines = _child(str(tmp_path), tmp_path)
     assert lines[3] != "compiled 0"
     assert isinstance(marshal.loads(kept_file.read_bytes()), dict)
-    assert _child(str(kept_file), tmp_path)[3] == "compiled 0"
+    assert _child(str(tmp_path), tmp_path)[3] == "compiled 0"
 
 
 def test_a_file_that_cannot_be_written_costs_only_the_compile(tmp_path: Path) -> None:
     # Its folder's place is taken by a file: mkdir fails whoever runs the test.
     (tmp_path / "taken").write_text("")
-    lines = _child(str(tmp_path / "taken" / "methods.marshal"), tmp_path)
+    lines = _child(str(tmp_path / "taken" / "kept"), tmp_path)
     assert lines[0].startswith("Point(x=1, y=2")
     assert lines[3] != "compiled 0"
 
