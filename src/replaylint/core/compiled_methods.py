@@ -11,7 +11,8 @@ installation, not to a checked project: `--no-cache` (no stored results) leaves 
 
 The code object run is the one `exec(text)` would compile, so every class behaves exactly as
 before; when a file cannot be read or written (a read-only install), each text is simply
-compiled as usual."""
+compiled as usual. The files are trusted as the bytecode beside them is: whoever can write one
+can write the other."""
 
 from __future__ import annotations
 

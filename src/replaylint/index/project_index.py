@@ -11,6 +11,7 @@ candidate, and only while its change time and inode say it was not touched.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -50,9 +51,11 @@ def own_key() -> str:
     return digest.hexdigest()[:32]
 
 
+@functools.cache
 def _own_files() -> bytes:
     """Sizes and mtimes of replaylint's own modules and data: an edit to an installed or
-    editable replaylint makes a new cache, even at the same version."""
+    editable replaylint makes a new cache, even at the same version. Read once per process:
+    the code running is the code this process imported."""
     from replaylint.core.docs import rules_dir
 
     return _stamps([Path(__file__).parents[1], rules_dir()], (".py", ".toml", ".json"))
