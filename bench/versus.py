@@ -7,12 +7,14 @@ edit, as projects.py measures them; medians.
 
 OLD_SRC is a folder holding the other version's `replaylint` package (and `rules/` beside it,
 as in this repository: `git archive REF src rules | tar -x -C DIR`, then DIR/src); it is put
-first on PYTHONPATH for the "before" runs, while the "after" runs use this venv's install.
+first on PYTHONPATH for the "before" runs, while the "after" runs use this venv's install. Both
+sources are byte-compiled first, so neither side compiles its modules on every run.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shutil
@@ -105,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results = {}
     trees = [t.resolve() for t in args.trees] + ([ordinary_tree()] if args.ordinary else [])
+    for source in (args.old, str(HERE.parent / "src")):
+        # Both sides run from bytecode: with PYTHONDONTWRITEBYTECODE set (or a fresh `git
+        # archive`), the other version would otherwise compile every module it imports, on
+        # every run, and look slower than it is.
+        compileall.compile_dir(source, quiet=2)
     for tree in trees:
         print(f"{tree}  ({os.cpu_count()} cores, {args.runs} runs, medians)", flush=True)
         medians = bench_tree(tree, str(Path(args.old).resolve()), args.runs)
