@@ -30,6 +30,21 @@ _CHILD = textwrap.dedent(
     class Box:
         item: "Point"
 
+    @dataclasses.dataclass(slots=True, kw_only=True)
+    class Tagged:
+        point: Point
+        seed: dataclasses.InitVar[int] = 1
+        seen: int = dataclasses.field(init=False, default=0)
+
+        def __post_init__(self, seed):
+            self.seen = seed * 2
+
+    def local():
+        @dataclasses.dataclass
+        class Inner:
+            values: "list[int]"
+        return Inner
+
     a, b = Point(1), Point(1, 3, ("t",))
     print(repr(a), repr(b), a == Point(1), a < b, hash(a) == hash(Point(1)))
     print(Point.__init__.__annotations__, Box(a) == Box(a), Box.__init__.__defaults__)
@@ -37,6 +52,10 @@ _CHILD = textwrap.dedent(
         a.x = 5
     except dataclasses.FrozenInstanceError as error:
         print("frozen", error)
+    import inspect
+    tagged, inner = Tagged(point=a, seed=4), local()([1])
+    print(repr(tagged), tagged.seen, Tagged.__slots__, inspect.signature(Tagged.__init__))
+    print(repr(inner), type(inner).__init__.__qualname__, inspect.signature(type(inner)))
     if kept is not None:
         print("compiled", kept.added)
     """
@@ -57,12 +76,20 @@ def test_classes_behave_as_compiled_afresh_and_the_file_is_reused(tmp_path: Path
     folder = tmp_path / "kept"
     first = _child(str(folder), tmp_path)
     second = _child(str(folder), tmp_path)
-    assert first[:3] == plain == second[:3]
+    assert first[:5] == plain == second[:5]
     assert plain[0] == "Point(x=1, y=2, tags=()) Point(x=1, y=3, tags=('t',)) True True True"
     assert plain[2] == "frozen cannot assign to field 'x'"
     # Every text the first process compiled was written and the second compiled none.
-    assert first[3] != "compiled 0"
-    assert second[3] == "compiled 0"
+    assert plain[3] == (
+        "Tagged(point=Point(x=1, y=2, tags=()), seen=8) 8 ('point', 'seen') "
+        "(self, *, point: __main__.Point, seed: dataclasses.InitVar[int] = 1) -> None"
+    )
+    assert plain[4] == (
+        "local.<locals>.Inner(values=[1]) local.<locals>.Inner.__init__ "
+        "(values: 'list[int]') -> None"
+    )
+    assert first[5] != "compiled 0"
+    assert second[5] == "compiled 0"
     # One file per module whose classes the texts make: the child's own, and dataclasses' own
     # when it creates a class of its own (none here).
     assert sorted(p.name for p in folder.iterdir()) == ["__main__.marshal"]
@@ -75,9 +102,9 @@ def test_a_damaged_file_is_compiled_afresh_and_written_again(tmp_path: Path) -> 
     kept_file = tmp_path / "__main__.marshal"
     kept_file.write_bytes(b"\x00not marshal")
     lines = _child(str(tmp_path), tmp_path)
-    assert lines[3] != "compiled 0"
+    assert lines[5] != "compiled 0"
     assert isinstance(marshal.loads(kept_file.read_bytes()), dict)
-    assert _child(str(tmp_path), tmp_path)[3] == "compiled 0"
+    assert _child(str(tmp_path), tmp_path)[5] == "compiled 0"
 
 
 def test_a_file_that_cannot_be_written_costs_only_the_compile(tmp_path: Path) -> None:
@@ -85,7 +112,7 @@ def test_a_file_that_cannot_be_written_costs_only_the_compile(tmp_path: Path) ->
     (tmp_path / "taken").write_text("")
     lines = _child(str(tmp_path / "taken" / "kept"), tmp_path)
     assert lines[0].startswith("Point(x=1, y=2")
-    assert lines[3] != "compiled 0"
+    assert lines[5] != "compiled 0"
 
 
 def test_the_command_line_installs_it_before_its_own_classes() -> None:
