@@ -21,6 +21,7 @@ from typing import Any, Protocol
 import libcst as cst
 
 from replaylint.core.findings import ChainLink
+from replaylint.parse.children import is_node
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.catalog import Catalog
 from replaylint.resolve.facts import FactSink, Iteration, Site, Unfoldable
@@ -94,11 +95,11 @@ def _child_fields(cls: type) -> tuple[str, ...]:
 def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     for name in _child_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
+        if is_node(value):
             yield value
         elif isinstance(value, (tuple, list)):
             for item in value:
-                if isinstance(item, cst.CSTNode):
+                if is_node(item):
                     yield item
 
 
