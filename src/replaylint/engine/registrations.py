@@ -51,7 +51,7 @@ class Registrations:
         """Would the records computed with this part change under `whole` (the parts merged):
         does another part register a function of a module read here, or run a class of a name
         read here without the sandbox?"""
-        from replaylint.graph.state import EVERY_CLASS
+        from replaylint.graph.unsandboxed import EVERY_CLASS
 
         others = whole.unsandboxed - self.unsandboxed
         if others & self.classes or EVERY_CLASS in others:

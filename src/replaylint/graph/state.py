@@ -9,11 +9,10 @@ import libcst as cst
 
 from replaylint.graph.bodies import Body
 from replaylint.graph.flow import Flow
+from replaylint.graph.unsandboxed import EVERY_CLASS
 from replaylint.parse.children import children
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.model import ClassInfo, FunctionInfo, ModuleInfo
-
-EVERY_CLASS = "*"  # a worker runs workflows unsandboxed, but which ones is not spelled out
 
 
 def written_state(node: cst.CSTNode) -> cst.BaseExpression | None:

@@ -99,6 +99,8 @@ class _Reach:
     def __init__(self, roots: Roots) -> None:
         self.roots = roots
         self._imports: dict[str, list[str]] = {}
+        # Candidates of one folder import the same modules: each name is looked for once.
+        self._found: dict[tuple[Path, int, str], str | None] = {}
 
     def closure(self, path: str, data: bytes) -> set[str]:
         seen: set[str] = {path}
@@ -139,6 +141,12 @@ class _Reach:
         return modules
 
     def _find(self, folder: Path, level: int, dotted: str) -> str | None:
+        key = (folder, level, dotted)
+        if key not in self._found:
+            self._found[key] = self._look_for(folder, level, dotted)
+        return self._found[key]
+
+    def _look_for(self, folder: Path, level: int, dotted: str) -> str | None:
         parts = [p for p in dotted.split(".") if p]
         if level == 0:
             if not parts or never_local(dotted):

@@ -8,6 +8,7 @@ the framework's, so its APIs keep their meaning and its source is not walked as 
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -70,6 +71,7 @@ class Roots:
         self._by_folder: dict[Path, tuple[list[Path], bool]] = {}
         self._search: dict[Path, list[Path]] = {}
         self._found: dict[tuple[Path, str], Path | None] = {}
+        self._listed: dict[Path, frozenset[str] | None] = {}
 
     def for_folder(self, folder: Path) -> list[Path]:
         """Where an absolute import from a file in `folder` looks, in order: the project roots,
@@ -138,6 +140,9 @@ class Roots:
         if key in self._found:
             return self._found[key]
         found = None
+        if parts and not self._may_hold(base, parts[0]):
+            self._found[key] = None  # most imports name no local module: no stat for them
+            return None
         stem = base.joinpath(*parts) if parts else base
         for candidate in (
             stem.with_name(stem.name + ".py") if parts else None,
@@ -148,3 +153,14 @@ class Roots:
                 break
         self._found[key] = found
         return found
+
+    def _may_hold(self, base: Path, first: str) -> bool:
+        """Does `base` list `first` or `first.py`, as the import system's own directory caches
+        tell (None: the folder cannot be listed, so ask stat as before)."""
+        if base not in self._listed:
+            try:
+                self._listed[base] = frozenset(os.listdir(base))
+            except OSError:
+                self._listed[base] = None
+        names = self._listed[base]
+        return names is None or first in names or f"{first}.py" in names
