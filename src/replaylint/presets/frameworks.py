@@ -51,6 +51,9 @@ _PARTS: dict[str, Callable[[Preset], Patterns]] = {
 }
 
 
+_ANSWERS: dict[tuple[int, ...], tuple[tuple[Preset, ...], dict[tuple[str, object], object]]] = {}
+
+
 class Frameworks:
     """The enabled presets, asked by the evaluator about decorators, calls and annotations."""
 
@@ -71,8 +74,14 @@ class Frameworks:
         # `workflow-bases`: a base class's qualified name -> the preset whose workflows its
         # subclasses are (a framework built on another turns them into workflows at run time).
         self._bases = {name: presets()[preset] for name, preset in (bases or {}).items()}
-        # The walk asks about the same few paths again and again: each answer is kept.
-        self._answers: dict[tuple[str, object], object] = {}
+        # The walk asks about the same few paths again and again: each answer is kept, and
+        # shared by every Frameworks of the same records in this process (each batch's Project
+        # has one), since an answer depends on the records alone.
+        key = tuple(map(id, self.presets))
+        kept = _ANSWERS.get(key)
+        if kept is None:  # the records are kept with their answers, so no id is reused
+            kept = _ANSWERS[key] = (self.presets, {})
+        self._answers: dict[tuple[str, object], object] = kept[1]
 
     def _first(self, part: str, path: str) -> Preset | None:
         """The first preset whose `part` patterns match `path` (as its framework names it)."""
