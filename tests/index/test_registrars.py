@@ -146,3 +146,56 @@ def test_what_a_batch_checked_before_the_summary_read_tells_whether_it_stands(
         assert read.loaded == frozenset({str((tmp_path / name).resolve())})
         assert read.affected_by(whole) is not stands
         assert [r.path for r in records] == [str((tmp_path / name).resolve())]
+
+
+# No framework import: worker_main registers `nightly`, which makes this module workflow code
+# in every batch that reads it. Its chain goes to the first unsafe helper of `g` its batch
+# loaded: u1's in most, u2's where u2 was imported first (flows_first).
+ORCHESTRATORS = (
+    "from u1 import f1\n"
+    "from u2 import f2\n\n\n"
+    "def g():\n"
+    "    f1()\n"
+    "    f2()\n\n\n"
+    "def nightly(ctx, _):\n"
+    "    g()\n"
+    "    return 1\n"
+)
+DURABLETASK_WORKER = (
+    "from durabletask import worker\n\n"
+    "from orchestrators import nightly\n\n"
+    "w = worker.TaskHubGrpcWorker()\n"
+    "w.add_orchestrator(nightly)\n"
+)
+
+
+def _flows(name: str, first: str, helpers: int) -> str:
+    # Helpers to walk make a batch slow enough that the registrars' part ends before it.
+    padding = "".join(f"\n\ndef pad_{i}(x):\n    return sorted([x, {i}])\n" for i in range(helpers))
+    return (
+        f"from temporalio import workflow\n{first}from orchestrators import nightly\n\n\n"
+        f"@workflow.defn\nclass {name}:\n    @workflow.run\n    async def run(self) -> int:\n"
+        f"        return 1\n{padding}"
+    )
+
+
+def test_a_module_several_batches_report_is_reported_from_the_same_batch_at_any_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(
+        tmp_path,
+        {
+            "orchestrators.py": ORCHESTRATORS,
+            "u1.py": "import time\n\n\ndef f1():\n    return time.time()\n",
+            "u2.py": "from datetime import datetime\n\n\ndef f2():\n    return datetime.now()\n",
+            "worker_main.py": DURABLETASK_WORKER,
+            "flows_first.py": _flows("First", "import u2\n", 400),
+            "flows_second.py": _flows("Second", "", 10),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(affinity, "BATCH", 1)
+    serial = _report(1)
+    assert "    g -> f1 (line 6) -> time.time (u1.py:5)\n" in serial
+    for _ in range(3):  # flows_first is checked before the summary, flows_second after it
+        assert _report(2) == serial

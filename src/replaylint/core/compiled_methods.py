@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import builtins
 import dataclasses
+import importlib.util
 import marshal
 import os
 import sys
@@ -100,7 +101,8 @@ def kept_folder() -> Path | None:
     if tag is None:
         return None
     here = Path(__file__).resolve().parent
-    name = f"dataclass-methods.{tag}"
+    # The bytecode's magic number too: two builds of one version (pre-releases) share a tag.
+    name = f"dataclass-methods.{tag}-{importlib.util.MAGIC_NUMBER.hex()}"
     if sys.pycache_prefix:
         return Path(sys.pycache_prefix, *here.parts[1:], name)
     return here / "__pycache__" / name

@@ -98,18 +98,22 @@ def with_the_rest(
         [*batches, *rest], config, check_registrars, jobs, tick, limit, choose, finished, lead
     )
     whole, records = parts.merged([r for own in apart[:lead] for r in own], jobs, limit)
-    kept: list[Record] = []
-    again: list[list[Candidate]] = []
-    for batch, results in zip(rest, apart[lead:], strict=True):
-        read = [r.registrations for r in results if r.kind == REGISTRATIONS]
-        if whole is not None and any(r.affected_by(whole) for r in read):
-            again.append(batch)
-        else:
-            kept.extend(r for r in results if r.kind != REGISTRATIONS)
+    # Each batch's records stay in its own place, checked again or not: a module several
+    # batches give a record (one the registrations made workflow code) is reported from the
+    # same batch as on the sequential path.
+    by_batch = [[r for r in results if r.kind != REGISTRATIONS] for results in apart[lead:]]
+    again = [
+        number
+        for number, results in enumerate(apart[lead:])
+        if whole is not None
+        and any(r.registrations.affected_by(whole) for r in results if r.kind == REGISTRATIONS)
+    ]
     if again:
         check = partial(check_with, registrations=whole)
-        kept += run_batches(again, config, check, jobs, None, limit)
-    return whole, records, kept
+        redone = run_batches_apart([rest[n] for n in again], config, check, jobs, None, limit)
+        for number, results in zip(again, redone, strict=True):
+            by_batch[number] = results
+    return whole, records, [record for results in by_batch for record in results]
 
 
 class _Parts:
