@@ -98,13 +98,25 @@ def with_the_rest(
         [*batches, *rest], config, check_registrars, jobs, tick, limit, choose, finished, lead
     )
     whole, records = parts.merged([r for own in apart[:lead] for r in own], jobs, limit)
-    # Each batch's records stay in its own place, checked again or not: a module several
-    # batches give a record (one the registrations made workflow code) is reported from the
-    # same batch as on the sequential path.
-    by_batch = [[r for r in results if r.kind != REGISTRATIONS] for results in apart[lead:]]
+    return whole, records, _standing(rest, apart[lead:], whole, config, jobs, limit)
+
+
+def _standing(
+    rest: list[list[Candidate]],
+    found: list[list[Record]],
+    whole: Registrations | None,
+    config: Config,
+    jobs: int,
+    limit: int | None,
+) -> list[Record]:
+    """The rest's records once the summary is known: a batch checked before it whose reads it
+    affects is checked again. Each batch's records stay in their place, checked again or not,
+    so a module several batches give a record (one the registrations made workflow code) is
+    reported from the same batch as on the sequential path."""
+    by_batch = [[r for r in results if r.kind != REGISTRATIONS] for results in found]
     again = [
         number
-        for number, results in enumerate(apart[lead:])
+        for number, results in enumerate(found)
         if whole is not None
         and any(r.registrations.affected_by(whole) for r in results if r.kind == REGISTRATIONS)
     ]
@@ -113,7 +125,7 @@ def with_the_rest(
         redone = run_batches_apart([rest[n] for n in again], config, check, jobs, None, limit)
         for number, results in zip(again, redone, strict=True):
             by_batch[number] = results
-    return whole, records, [record for results in by_batch for record in results]
+    return [record for results in by_batch for record in results]
 
 
 class _Parts:
