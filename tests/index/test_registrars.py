@@ -81,17 +81,10 @@ def test_parts_report_what_one_project_reports(
 # The padding makes it the largest batch, so it is handed to the second worker at once, while
 # worker_a's part is still being checked: before the summary is known.
 FLOWS_C = (
-    '"""' + "A workflow whose module state is read back. " * 40 + '"""\n\n'
-    "from temporalio import workflow\n\n"
-    "SEEN: dict[str, int] = {}\n\n\n"
-    "@workflow.defn\n"
-    "class Shared:\n"
-    "    @workflow.run\n"
-    "    async def run(self, key: str) -> int:\n"
-    "        SEEN[key] = SEEN.get(key, 0) + 1\n"
-    "        if SEEN[key] > 1:\n"
-    "            return 0\n"
-    "        return 1\n"
+    '"""'
+    + "A workflow whose module state is read back. " * 40
+    + '"""\n\n'
+    + FLOWS_B.split("\n", 1)[1]  # flows_b without the comment that makes it a registrar
 )
 # Its twin under another name: the sandbox gives each run its own module state.
 FLOWS_D = FLOWS_C.replace("class Shared", "class Alone").replace("is read back", "is its own")
