@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -30,6 +29,10 @@ class UnsafeHelpers:
 
     A breadth-first pass from the direct roots gives every function its shortest chain, and it
     needs no recursion guard: recursion and mutual recursion are just edges already visited.
+    The pass goes a level at a time, and a function that reaches several callees of the same
+    level takes the first of its own calls to them: its chain depends on its own code, not on
+    the order its project happened to load modules in (which differs between a cold run and one
+    that re-checks an edited module alone).
     """
 
     def __init__(
@@ -50,13 +53,14 @@ class UnsafeHelpers:
         self._children = child_workflow_frameworks
         self._safe = safe
         functions = list(functions)
-        callers: dict[int, list[tuple[FunctionInfo, HelperCall]]] = {}
-        queue: deque[FunctionInfo] = deque()
+        # id(callee) -> (caller, the call, its place among the caller's calls)
+        callers: dict[int, list[tuple[FunctionInfo, HelperCall, int]]] = {}
+        level: list[FunctionInfo] = []
         for info in functions:
-            for call in info.calls:
+            for place, call in enumerate(info.calls):
                 # After its last suspend a prefix function runs once: no chain goes that way.
                 if not call.dead and info.replays(call.statement):
-                    callers.setdefault(id(call.target), []).append((info, call))
+                    callers.setdefault(id(call.target), []).append((info, call, place))
             if self._blocked(info):
                 continue
             allowed = safe_paths(info.module) if safe_paths is not None else frozenset()
@@ -70,18 +74,32 @@ class UnsafeHelpers:
                     Hop(info.module, hit.node, hit.call, hit.statement, hit.tail, hit.code),
                     None,
                 )
-                queue.append(info)
+                level.append(info)
                 break
-        while queue:
-            callee = queue.popleft()
-            for caller, call in callers.get(id(callee), ()):
+        while level:
+            level = self._next_level(level, callers)
+
+    def _next_level(
+        self,
+        level: list[FunctionInfo],
+        callers: dict[int, list[tuple[FunctionInfo, HelperCall, int]]],
+    ) -> list[FunctionInfo]:
+        """The functions one call away from `level` that had no chain, each linked through its
+        first call (in its own code) to a function of `level`."""
+        first: dict[int, tuple[FunctionInfo, HelperCall, int, FunctionInfo]] = {}
+        for callee in level:
+            for caller, call, place in callers.get(id(callee), ()):
                 if id(caller) in self._links or self._blocked(caller):
                     continue
-                self._links[id(caller)] = (
-                    Hop(caller.module, call.node, call.call, call.statement),
-                    callee,
-                )
-                queue.append(caller)
+                chosen = first.get(id(caller))
+                if chosen is None or place < chosen[2]:
+                    first[id(caller)] = (caller, call, place, callee)
+        for caller, call, _, callee in first.values():
+            self._links[id(caller)] = (
+                Hop(caller.module, call.node, call.call, call.statement),
+                callee,
+            )
+        return [caller for caller, _, _, _ in first.values()]
 
     def _blocked(self, info: FunctionInfo) -> bool:
         # A recorded activity is served from history on replay, so whatever it does is fine;

@@ -1,0 +1,58 @@
+"""ADK-W005 chains depend on the code, not on the order a project happened to load modules in:
+a function that reaches two unsafe helpers equally soon is reported through the first it calls,
+whether another workflow loaded the second one's module first (a cold run) or not (a warm run
+that re-checks an edited module alone)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from replaylint.api import run
+from replaylint.index.cache import Cache
+from replaylint.project.config import Resolver
+from replaylint.report.selection import Selection, report_from
+from replaylint.reporters import REPORTERS
+
+FILES = {
+    "u1.py": "import time\n\n\ndef f1():\n    return time.time()\n",
+    "u2.py": "from datetime import datetime\n\n\ndef f2():\n    return datetime.now()\n",
+    "h.py": "from u1 import f1\nfrom u2 import f2\n\n\ndef g():\n    f1()\n    f2()\n",
+    # Checked before w.py (path order), it loads u2 before h.py loads u1.
+    "a_first.py": (
+        "from temporalio import workflow\n\nimport u2\n\n\n"
+        "@workflow.defn\nclass First:\n    @workflow.run\n    async def run(self) -> int:\n"
+        "        return 1\n"
+    ),
+    "w.py": (
+        "from temporalio import workflow\n\nfrom h import g\n\n\n"
+        "@workflow.defn\nclass W:\n    @workflow.run\n    async def run(self) -> int:\n"
+        "        g()\n        return 1\n"
+    ),
+}
+
+
+def _report(cache: Cache | None) -> str:
+    resolver = Resolver()
+    outcome = run(["."], resolver=resolver, cache=cache)
+    return REPORTERS["text"](report_from(outcome, Selection(resolver)))
+
+
+def test_a_chain_goes_through_the_first_unsafe_call_whatever_was_loaded_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    for name, text in FILES.items():
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    cold = _report(None)
+    assert (
+        "w.py:10: ADK-W005 a helper that is itself unsafe is called on the workflow path (g)\n"
+        "    g -> f1 (h.py:6) -> time.time (u1.py:5)\n"
+    ) in cold
+    cache = Cache(tmp_path / "cache")
+    assert _report(cache) == cold
+    with (tmp_path / "w.py").open("a") as edit:
+        edit.write("# an edit: w.py is checked again alone, and h.py loads u1 first\n")
+    assert _report(cache) == _report(None) == cold
