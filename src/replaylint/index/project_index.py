@@ -117,6 +117,7 @@ class Index:
         self.parts: dict[str, Any] = _shaped(data.get("parts"), dict, {})
         self._sha: dict[str, str | None] = {}
         self._real: dict[str, str] = {}
+        self._cwd = os.getcwd()  # a run never changes it: one call, not one per file
 
     def empty(self) -> bool:
         """No record is stored: a first run with these settings, or after `clean`."""
@@ -137,7 +138,7 @@ class Index:
         """What the index vouches for of a file: a candidate whose bytes still hash to what
         they did (read again: its record is reused only for the same content), or a file that
         is no candidate whose stat stamp is unchanged (stamps.py); None to decide it afresh."""
-        entry = self.files.get(os.path.abspath(path))
+        entry = self.files.get(absolute(path, self._cwd))
         if entry is None or not _well_formed(entry):
             return None  # missing, or damaged into other JSON: decided afresh
         stamp, sha, verdict = entry
@@ -151,12 +152,12 @@ class Index:
             return None
         if hashlib.sha256(data).hexdigest() != sha:
             return None
-        self._sha[os.path.abspath(path)] = sha
+        self._sha[absolute(path, self._cwd)] = sha
         return FileDecision(path, verdict, data, sha, tuple(stamp))
 
     def remember(self, decision: FileDecision) -> None:
         """A file just read: its stamp, hash (candidates only: "" else) and verdict."""
-        path = os.path.abspath(decision.path)
+        path = absolute(decision.path, self._cwd)
         self.files[path] = [list(decision.stamp), decision.sha, decision.verdict]
         if decision.sha:
             self._sha[path] = decision.sha
@@ -255,8 +256,8 @@ class Index:
             ):
                 self.records[record.path] = to_json(record)
         self.extras = sorted(extras)
-        absolute = {os.path.abspath(p) for p in present}
-        self.files = {path: entry for path, entry in self.files.items() if path in absolute}
+        here = {absolute(p, self._cwd) for p in present}
+        self.files = {path: entry for path, entry in self.files.items() if path in here}
         kept = candidates | set(self.extras)
         self.records = {path: data for path, data in self.records.items() if path in kept}
 
@@ -302,12 +303,18 @@ def _well_formed(entry: Any) -> bool:
     )
 
 
+def absolute(path: str, cwd: str) -> str:
+    """os.path.abspath(path) with the working directory `cwd` (asked once per run)."""
+    return os.path.normpath(os.path.join(cwd, path))
+
+
 def tree_digest(files: list[str], registrations: Registrations | None) -> str:
     """The files present, and what the registrars register: a change to either can change any
     module's record (an import resolves elsewhere, a function becomes an orchestrator or an
     activity), so every record is recomputed then. An edit to a registrar that registers the
     same leaves the other records valid."""
-    text = "\n".join(sorted(os.path.abspath(f) for f in files)) + "\n--\n"
+    cwd = os.getcwd()
+    text = "\n".join(sorted(absolute(f, cwd) for f in files)) + "\n--\n"
     if registrations is not None:
         text += json.dumps(registrations.to_json(), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]

@@ -230,7 +230,9 @@ def _stack_for(directory: str) -> IgnoreStack:
         current = parent
     stack = IgnoreStack()
     for folder in reversed(chain):
-        stack = _entering(stack, folder)
+        # The walked folder's own file is keyed as the walk spells its paths (`./a/b.py` under
+        # `.`), so its patterns are matched by prefix, not by relpath (two getcwd calls each).
+        stack = _entering(stack, directory if folder == absolute else folder)
     return stack
 
 
