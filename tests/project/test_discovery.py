@@ -365,3 +365,21 @@ def test_walk_errors_are_sorted_and_do_not_stop_the_walk(
         "a_locked: cannot read directory: Permission denied",
         "b_locked: cannot read directory: Permission denied",
     ]
+
+
+def test_a_walked_folder_reads_its_gitignore_at_its_absolute_path(tmp_path: Path) -> None:
+    """`link/..` lists the link target's parent (the kernel follows the link), but its
+    .gitignore is the one at the path's absolute spelling, as it always was; the walked folder's
+    patterns are keyed as the walk spells its paths (matched by prefix)."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text("t_*.py\n")
+    (tmp_path / "sub" / "deep").mkdir(parents=True)
+    (tmp_path / "sub" / ".gitignore").write_text("s_*.py\n")
+    for name in ("t_a.py", "s_b.py", "c.py"):
+        (tmp_path / "sub" / name).write_text("x = 1\n")
+        (tmp_path / name).write_text("x = 1\n")
+    os.symlink(tmp_path / "sub" / "deep", tmp_path / "ld")
+    top = os.path.join("ld", "..")
+    assert python_files([top])[0] == [os.path.join(top, "c.py"), os.path.join(top, "s_b.py")]
+    assert python_files(["."])[0] == ["./c.py", "./s_b.py", "./sub/c.py", "./wf.py"]
+    assert python_files(["sub"])[0] == ["sub/c.py"]

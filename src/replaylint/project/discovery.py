@@ -201,8 +201,9 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _entering(ignores: IgnoreStack, directory: str) -> IgnoreStack:
-    """`ignores` plus the .gitignore of `directory`, if it has one that can be read."""
+def _entering(ignores: IgnoreStack, directory: str, spelled: str | None = None) -> IgnoreStack:
+    """`ignores` plus the .gitignore of `directory`, if it has one that can be read, its patterns
+    keyed by `spelled` (default: `directory`), the spelling of the paths they will be asked of."""
     path = os.path.join(directory, ".gitignore")
     try:
         data = read_regular(path)
@@ -212,7 +213,8 @@ def _entering(ignores: IgnoreStack, directory: str) -> IgnoreStack:
             log.debug("%s: not read: %s", display_path(path), _reason(error))
         return ignores
     # git reads bytes; a stray non-UTF-8 byte spoils at most the pattern it sits in.
-    return ignores.entering(directory, parse(data.decode("utf-8", "replace"), display_path(path)))
+    rules = parse(data.decode("utf-8", "replace"), display_path(path))
+    return ignores.entering(spelled or directory, rules)
 
 
 def _stack_for(directory: str) -> IgnoreStack:
@@ -231,8 +233,10 @@ def _stack_for(directory: str) -> IgnoreStack:
     stack = IgnoreStack()
     for folder in reversed(chain):
         # The walked folder's own file is keyed as the walk spells its paths (`./a/b.py` under
-        # `.`), so its patterns are matched by prefix, not by relpath (two getcwd calls each).
-        stack = _entering(stack, directory if folder == absolute else folder)
+        # `.`), so its patterns are matched by prefix, not by relpath (two getcwd calls each);
+        # it is read at its absolute path, which a link followed by `..` (`link/..`) resolves
+        # otherwise than the kernel does.
+        stack = _entering(stack, folder, directory if folder == absolute else None)
     return stack
 
 
