@@ -66,6 +66,20 @@ def test_show_files_lists_what_would_be_checked_absolute_and_sorted(
     )
 
 
+def test_show_files_names_a_broken_nested_settings_file_in_one_line(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "replaylint.toml").write_bytes(b"\xff = 1\n")
+    (tmp_path / "sub" / "a.py").write_text("x = 1\n")
+    code, out, err = check(runner, "--show-files")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"replaylint: error: {tmp_path / 'sub' / 'replaylint.toml'}: not UTF-8 (byte 0xff on"
+        " line 1); TOML files are UTF-8\n"
+    )
+
+
 def test_exit_non_zero_on_fix_fails_a_run_whose_fix_changed_a_file(
     runner: CliRunner, tmp_path: Path
 ) -> None:

@@ -165,8 +165,12 @@ def _show_files(options: CheckOptions, resolver: Resolver) -> None:
     import os
 
     from replaylint.api.run import files_to_check
+    from replaylint.project.config import ConfigError
 
-    files, errors = files_to_check([p for p in options.paths if p != "-"] or ["."], resolver)
+    try:
+        files, errors = files_to_check([p for p in options.paths if p != "-"] or ["."], resolver)
+    except ConfigError as error:  # a nested folder's settings, read as its files are listed
+        usage_error(str(error))
     for line in errors:
         click.echo(f"replaylint: error: {line}", err=True)
     for file in sorted(os.path.abspath(f) for f in files):
