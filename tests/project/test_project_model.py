@@ -178,3 +178,36 @@ def test_a_framework_import_without_workflow_entries_is_not_parsed_but_still_fol
     # Under a preset, the helper's own line is reported in its file too (its framework's code).
     assert found(data) == [("app/aliased.py", 9, "ADK-W005"), ("app/helpers.py", 6, "ADK-W002")]
     assert data["findings"][0]["chain"][-1]["path"] == "app/helpers.py"
+
+
+def test_a_folder_that_may_not_be_searched_is_no_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """stat of a module under a folder the user may not search raises PermissionError: the
+    lookup takes the module as there, so the module is ADK-E001 naming the cause (before, the
+    import was dropped, or the whole importing file was an internal error)."""
+    from replaylint.api import guard_source
+    from replaylint.project import roots
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text(
+        "import time\n\n\ndef helper():\n    return time.time()\n"
+    )
+    source = "from pkg.mod import helper\n\n__adk_workflow__ = True\n\n\ndef run():\n    return helper()\n"
+    real_is_file = Path.is_file
+
+    def denied(path: Path) -> bool:
+        if path.parent.name == "pkg":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_is_file(path)
+
+    monkeypatch.setattr(roots.Path, "is_file", denied)
+    findings = guard_source(source, str(tmp_path / "wf.py")).findings
+    assert [(f.code.value, Path(f.path).name, f.line, f.message) for f in findings] == [
+        (
+            "ADK-E001",
+            "mod.py",
+            1,
+            "the workflow module cannot be read or parsed (cannot read: Permission denied)",
+        )
+    ]

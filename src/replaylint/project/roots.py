@@ -148,7 +148,7 @@ class Roots:
             stem.with_name(stem.name + ".py") if parts else None,
             stem / "__init__.py",
         ):
-            if candidate is not None and candidate.is_file():
+            if candidate is not None and _is_file(candidate):
                 found = candidate
                 break
         self._found[key] = found
@@ -164,3 +164,14 @@ class Roots:
                 self._listed[base] = None
         names = self._listed[base]
         return names is None or first in names or f"{first}.py" in names
+
+
+def _is_file(path: Path) -> bool:
+    """Path.is_file, except that a folder on the way that may not be searched (EACCES) counts
+    as holding the module: reading it then fails, and that module is ADK-E001 "cannot read"
+    rather than the importing file an internal error."""
+    try:
+        return path.is_file()
+    except PermissionError:
+        return True
+
