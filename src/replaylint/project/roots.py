@@ -174,4 +174,3 @@ def _is_file(path: Path) -> bool:
         return path.is_file()
     except PermissionError:
         return True
-
