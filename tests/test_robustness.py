@@ -232,14 +232,14 @@ def test_an_internal_error_in_one_file_names_it_and_the_others_are_checked(
 ) -> None:
     from replaylint.resolve.evaluator import Evaluator
 
-    walk = Evaluator.run
+    walk = Evaluator.walk_module_level
 
     def run(self: Evaluator) -> None:
         if self.m.display == "bad.py":
             raise KeyError("a bug of ours")
         walk(self)
 
-    monkeypatch.setattr(Evaluator, "run", run)
+    monkeypatch.setattr(Evaluator, "walk_module_level", run)
     (tmp_path / "bad.py").write_text(UNSAFE)
     (tmp_path / "good.py").write_text(UNSAFE)
     report = guard(".")

@@ -56,3 +56,42 @@ def test_a_chain_goes_through_the_first_unsafe_call_whatever_was_loaded_first(
     with (tmp_path / "w.py").open("a") as edit:
         edit.write("# an edit: w.py is checked again alone, and h.py loads u1 first\n")
     assert _report(cache) == _report(None) == cold
+
+
+CYCLE = {
+    "a.py": "import b\n\n\ndef fa():\n    return b.fb()\n",
+    "b.py": "import time\n\nimport a\n\n\ndef fb():\n    return time.time()\n\n\ndef back():\n    return a.fa()\n",
+    # Checked before w.py (path order): it loads b first, so a is walked inside b's import.
+    "a_first.py": (
+        "from temporalio import workflow\n\nimport b\n\n\n"
+        "@workflow.defn\nclass First:\n    @workflow.run\n    async def run(self) -> int:\n"
+        "        return 1\n"
+    ),
+    "w.py": (
+        "from temporalio import workflow\n\nimport a\n\n\n"
+        "@workflow.defn\nclass W:\n    @workflow.run\n    async def run(self) -> float:\n"
+        "        return a.fa()\n"
+    ),
+}
+
+
+def test_modules_that_import_each_other_are_seen_whole_whichever_loads_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A function body of an import cycle runs once every module of it is loaded: `a.fa` calls
+    `b.fb` whether b was half walked when a was read (a_first.py loads b first) or not (w.py
+    checked again alone after an edit)."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    for name, text in CYCLE.items():
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    cold = _report(None)
+    assert (
+        "w.py:10: ADK-W005 a helper that is itself unsafe is called on the workflow path (a.fa)\n"
+        "    a.fa -> b.fb (a.py:5) -> time.time (b.py:7)\n"
+    ) in cold
+    cache = Cache(tmp_path / "cache")
+    assert _report(cache) == cold
+    with (tmp_path / "w.py").open("a") as edit:
+        edit.write("# an edit: w.py is checked again alone, and loads a first\n")
+    assert _report(cache) == _report(None) == cold

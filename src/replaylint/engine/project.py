@@ -74,6 +74,11 @@ class Project:
         self.touched: list[FunctionInfo] = []
         # What the registrars, checked apart, register (given to a batch without them).
         self.registrations: Registrations | None = None
+        # Import cycles: the modules whose statements are being walked (outermost first), the
+        # module each inner module of a cycle waits for, and who waits for whom.
+        self._in_progress: list[ModuleInfo] = []
+        self._waits_for: dict[int, ModuleInfo] = {}
+        self._waiting: dict[int, list[Evaluator]] = {}
 
     # ------------------------------------------------------------------ loading
 
@@ -98,11 +103,52 @@ class Project:
             canonical=self.roots.module_name(key),
         )
         self.modules[key] = info  # registered before the walk, so import cycles end here
-        Evaluator(self, info, self.catalog, self.sink).run()
+        self._walk(info)
         log.debug(
             "%s walked: %d functions, marked=%s", info.display, len(info.functions), info.marked
         )
         return info
+
+    def _walk(self, info: ModuleInfo) -> None:
+        """Walk a module: its own statements, then its function bodies. A module that imports,
+        directly or not, one whose statements are still being walked (an import cycle) walks
+        its bodies only once that outermost module's statements are done, so that every body
+        of a cycle sees every module of it whole, whichever module was loaded first."""
+        evaluator = Evaluator(self, info, self.catalog, self.sink)
+        self._in_progress.append(info)
+        try:
+            evaluator.walk_module_level()
+        except BaseException:
+            self._walk_waiting(info)  # what waited for it is walked as it would have been
+            raise
+        finally:
+            self._in_progress.pop()
+        owner = self._waits_for.pop(id(info), None)
+        if owner is not None and any(m is owner for m in self._in_progress):
+            # It waits, and so does what waited for it, in the order they were loaded.
+            queue = self._waiting.setdefault(id(owner), [])
+            queue += [evaluator, *self._waiting.pop(id(info), [])]
+            return
+        try:
+            evaluator.walk_bodies()
+        finally:
+            self._walk_waiting(info)
+
+    def _walk_waiting(self, owner: ModuleInfo) -> None:
+        for waiting in self._waiting.pop(id(owner), []):
+            waiting.walk_bodies()
+
+    def _closes_cycle(self, module: ModuleInfo) -> None:
+        """`module`, being walked, is imported again from deeper in its own walk: the modules
+        loaded since wait for it (or for an outer module they already wait for)."""
+        depth = next((i for i, m in enumerate(self._in_progress) if m is module), None)
+        if depth is None:
+            return
+        for inner in self._in_progress[depth + 1 :]:
+            known = self._waits_for.get(id(inner))
+            outer = known is not None and any(m is known for m in self._in_progress[:depth])
+            if not outer:
+                self._waits_for[id(inner)] = module
 
     def forget(self, path: Path) -> None:
         """Drop a module whose walk failed, so nothing half-read is reported or followed."""
@@ -154,7 +200,10 @@ class Project:
     def _load_local(self, path: Path, name: str) -> ModuleInfo | None:
         key = path.resolve()
         if key in self.modules:
-            return self.modules[key]
+            found = self.modules[key]
+            if found is not None:
+                self._closes_cycle(found)
+            return found
         try:
             source = path.read_bytes()
             if len(source) > self.max_module_size:

@@ -197,11 +197,19 @@ class Walker:
     # ------------------------------------------------------------------ driver
 
     def run(self) -> None:
+        self.walk_module_level()
+        self.walk_bodies()
+
+    def walk_module_level(self) -> None:
+        """The module's own statements (what an import runs), bodies deferred."""
         self.m.exports = self.module_scope.names
         for statement in self.m.tree.body:
             self.stmt(statement)
         self.module_classes = len(self.m.classes)
-        # Function bodies run after the module is loaded, so they see its final bindings.
+
+    def walk_bodies(self) -> None:
+        """The function bodies, once the module is loaded: they see its final bindings (and,
+        in an import cycle, those of every module of the cycle: engine/project.py)."""
         mark = self._mark()
         self._walk_pending()
         if self.rebinds_globals or self.walk_again:
