@@ -39,23 +39,29 @@ def _report(cache: Cache | None) -> str:
     return REPORTERS["text"](report_from(outcome, Selection(resolver)))
 
 
+def _cold_then_w_edited(root: Path, files: dict[str, str]) -> str:
+    """The cold report of `files`, after checking that a cached run, and a warm run once w.py
+    is edited (so checked again alone), report the same as a cold run."""
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    for name, text in files.items():
+        (root / name).write_text(text)
+    cold = _report(None)
+    cache = Cache(root / "cache")
+    assert _report(cache) == cold
+    with (root / "w.py").open("a") as edit:
+        edit.write("# an edit: w.py is checked again alone\n")
+    assert _report(cache) == _report(None) == cold
+    return cold
+
+
 def test_a_chain_goes_through_the_first_unsafe_call_whatever_was_loaded_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    for name, text in FILES.items():
-        (tmp_path / name).write_text(text)
     monkeypatch.chdir(tmp_path)
-    cold = _report(None)
     assert (
         "w.py:10: ADK-W005 a helper that is itself unsafe is called on the workflow path (g)\n"
         "    g -> f1 (h.py:6) -> time.time (u1.py:5)\n"
-    ) in cold
-    cache = Cache(tmp_path / "cache")
-    assert _report(cache) == cold
-    with (tmp_path / "w.py").open("a") as edit:
-        edit.write("# an edit: w.py is checked again alone, and h.py loads u1 first\n")
-    assert _report(cache) == _report(None) == cold
+    ) in _cold_then_w_edited(tmp_path, FILES)
 
 
 CYCLE = {
@@ -81,17 +87,8 @@ def test_modules_that_import_each_other_are_seen_whole_whichever_loads_first(
     """A function body of an import cycle runs once every module of it is loaded: `a.fa` calls
     `b.fb` whether b was half walked when a was read (a_first.py loads b first) or not (w.py
     checked again alone after an edit)."""
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    for name, text in CYCLE.items():
-        (tmp_path / name).write_text(text)
     monkeypatch.chdir(tmp_path)
-    cold = _report(None)
     assert (
         "w.py:10: ADK-W005 a helper that is itself unsafe is called on the workflow path (a.fa)\n"
         "    a.fa -> b.fb (a.py:5) -> time.time (b.py:7)\n"
-    ) in cold
-    cache = Cache(tmp_path / "cache")
-    assert _report(cache) == cold
-    with (tmp_path / "w.py").open("a") as edit:
-        edit.write("# an edit: w.py is checked again alone, and loads a first\n")
-    assert _report(cache) == _report(None) == cold
+    ) in _cold_then_w_edited(tmp_path, CYCLE)

@@ -44,7 +44,7 @@ def run_batches_apart(
 ) -> list[list[Record]]:
     """run_batches' records, one list per batch. `choose(n)` picks batch n's check as it
     starts, `finished(n, records)` is told as it ends, and the first `leading` batches start
-    first (survival.check_surviving_apart)."""
+    first (survival.check_surviving)."""
     largest = max((len(data) for own in batches for _, _, data in own), default=0)
     if (jobs <= 1 or len(batches) <= 1) and largest < IN_PROCESS_BYTES:
         apart = []
@@ -55,12 +55,12 @@ def run_batches_apart(
             apart.append(records)
         return apart
     # A module too large to parse here without keeping Ctrl-C waiting goes to a worker, alone.
-    from replaylint.index.survival import Batch, check_surviving_apart
+    from replaylint.index.survival import Batch, check_surviving
 
     heaviest = max(sum(len(c[2]) for c in own) for own in batches)
     processes = processes_for(max(1, jobs), len(batches), largest, heaviest, limit)
     surviving = [Batch(own) for own in batches]
     context = pool_context()
-    return check_surviving_apart(
+    return check_surviving(
         surviving, config, check, processes, context, tick, choose, finished, leading
     )

@@ -58,25 +58,13 @@ def check_surviving(
     processes: int,
     context: BaseContext,
     tick: Callable[[], None] | None = None,
-) -> list[Record]:
-    """The records of every batch, in batch order, whatever worker died on the way.
-    `check(config, candidates)` runs in a worker; `tick()` once per candidate done."""
-    apart = check_surviving_apart(batches, config, check, processes, context, tick)
-    return [record for records in apart for record in records]
-
-
-def check_surviving_apart(
-    batches: list[Batch],
-    config: Config,
-    check: CheckBatch,
-    processes: int,
-    context: BaseContext,
-    tick: Callable[[], None] | None = None,
     choose: Callable[[int], CheckBatch] | None = None,
     finished: Callable[[int, list[Record]], None] | None = None,
     leading: int = 0,
 ) -> list[list[Record]]:
-    """check_surviving's records, one list per batch (a halved batch's halves together).
+    """The records of every batch, one list per batch in batch order (a halved batch's halves
+    together), whatever worker died on the way. `check(config, candidates)` runs in a worker;
+    `tick()` once per candidate done.
 
     A batch waits in line until a worker is free, and `choose(n)`, when given, picks the check
     of batch n only then (what the batches before it found may change it); `finished(n,
