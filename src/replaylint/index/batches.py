@@ -60,11 +60,10 @@ def check_group(
     registering = [d for d in decisions if d.verdict == REGISTRAR]
     if project is None and jobs > 1 and registering and (index is None or index.empty()):
         # Nothing to reuse: the other batches need not wait for the registrars' summary.
-        found = _beside(decisions, registering, config, index, jobs, limit, tick)
+        found = _beside(decisions, registering, files, config, index, jobs, limit, tick)
     else:
         found = _after(decisions, registering, files, config, index, project, jobs, limit, tick)
-    summary, fresh, reused, missed = found
-    tree = tree_digest(files, summary) if index else ""
+    summary, tree, fresh, reused, missed = found
     extras = _stored_extras(index, tree, reused)
     others = [_candidate(d) for d in missed]
     if others:
@@ -77,9 +76,9 @@ def check_group(
     return outcome, unreadable
 
 
-# What the registrars' pass leaves: the summary, the records computed, the stored records still
-# valid (by real path), and the candidates still to check.
-_Found = tuple["Registrations | None", list[Record], dict[str, Record], list[FileDecision]]
+# What the registrars' pass leaves: the summary, the tree's digest under it, the records computed,
+# the stored records still valid (by real path), and the candidates still to check.
+_Found = tuple["Registrations | None", str, list[Record], dict[str, Record], list[FileDecision]]
 
 
 def _after(
@@ -112,12 +111,13 @@ def _after(
     if tick is not None:  # each candidate once: reused, or checked with the registrars
         for _ in range(sum(real(d.path) in reused or real(d.path) in done for d in decisions)):
             tick()
-    return summary, fresh, reused, [d for d in missed if real(d.path) not in done]
+    return summary, tree, fresh, reused, [d for d in missed if real(d.path) not in done]
 
 
 def _beside(
     decisions: list[FileDecision],
     registering: list[FileDecision],
+    files: list[str],
     config: Config,
     index: Index | None,
     jobs: int,
@@ -143,7 +143,8 @@ def _beside(
     )
     done = _checked_registrars(registering, checked, real)
     missed = [d for d in registering if real(d.path) not in done]
-    return summary, [*checked, *unfit, *rest], {}, missed
+    tree = tree_digest(files, summary) if index else ""
+    return summary, tree, [*checked, *unfit, *rest], {}, missed
 
 
 def _candidate(decision: FileDecision) -> Candidate:

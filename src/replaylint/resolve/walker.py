@@ -196,10 +196,6 @@ class Walker:
 
     # ------------------------------------------------------------------ driver
 
-    def run(self) -> None:
-        self.walk_module_level()
-        self.walk_bodies()
-
     def walk_module_level(self) -> None:
         """The module's own statements (what an import runs), bodies deferred."""
         self.m.exports = self.module_scope.names
