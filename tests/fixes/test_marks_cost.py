@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from replaylint.api import guard
-from replaylint.fixes import edit, reach
+from replaylint.fixes import edit, reach, unused_imports
 from replaylint.fixes.data import default_data
 from replaylint.parse import unvalidated
 
@@ -89,3 +89,45 @@ def test_both_ways_at_once_answer_as_each_way_apart(many: Path) -> None:
         alone, fixed_alone = edit.fix_module(module, findings, data, unsafe=unsafe)
         assert (edited.code, fixed) == (alone.code, fixed_alone)
     assert len(safe[1]) == HELPERS - 1 and len(every[1]) == HELPERS + 1
+
+
+# `time` is read by the fixed call only in ONLY_READ; READ_ELSEWHERE reads it outside workflow
+# code too, so no fix can leave it unused.
+ONLY_READ = """\
+import time
+
+from temporalio import workflow
+
+
+@workflow.defn
+class Clocked:
+    @workflow.run
+    async def run(self) -> float:
+        return time.time()
+"""
+READ_ELSEWHERE = ONLY_READ + "\n\nSTARTED = time.monotonic()\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "analyses", "keeps_import"), [(ONLY_READ, 1, False), (READ_ELSEWHERE, 0, True)]
+)
+def test_the_edited_module_is_analysed_again_only_when_an_import_may_go_unused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, analyses: int, keeps_import: bool
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "flow.py").write_text(source)
+    findings = [f for f in guard("flow.py").findings if f.fix is not None]
+    module = unvalidated.parse_module(source.encode())
+    asked: list[int] = []
+    original = unused_imports.used_imports
+
+    def counted(tree, scopes=None):  # type: ignore[no-untyped-def]
+        asked.append(scopes is None)  # None: the scopes of an edited module are worked out
+        return original(tree, scopes)
+
+    monkeypatch.setattr(unused_imports, "used_imports", counted)
+    monkeypatch.setattr(edit, "used_imports", counted)
+    edited, fixed = edit.fix_module(module, findings, default_data(), unsafe=False)
+    assert len(fixed) == 1 and "return workflow.time()" in edited.code
+    assert sum(asked) == analyses
+    assert ("import time" in edited.code) is keeps_import

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+from libcst.metadata import MetadataWrapper, ParentNodeProvider
 
-from replaylint.parse.children import children
+from replaylint.parse.children import children, parent_map
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every syntax form the project's own code, its fixtures and examples use, and some it does not.
@@ -72,3 +73,14 @@ def test_children_are_libcsts_children_on_the_projects_own_code() -> None:
             assert [id(c) for c in children(node)] == [id(c) for c in node.children], path
             checked += 1
     assert checked > 100_000
+
+
+def test_parent_map_is_libcsts_parent_node_provider() -> None:
+    trees = [cst.parse_module(_FORMS)]
+    trees += [cst.parse_module(path.read_bytes()) for path in _modules()[:40]]
+    for tree in trees:
+        expected = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(ParentNodeProvider)
+        found = parent_map(tree)
+        assert {id(node): id(parent) for node, parent in found.items()} == {
+            id(node): id(parent) for node, parent in expected.items()
+        }

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from replaylint.cli.main import cli
 from replaylint.fixes import api
+from replaylint.index.workers import Workers
 
 WORKFLOW = """\
 import time
@@ -24,6 +25,7 @@ class Greeting:
     async def go(self) -> float:
         return time.time()
 """
+FIXABLE = api.fixable_findings
 MARKED = "wf.py:10: ADK-W003 [*] the wall clock is used on the workflow path (time.time)"
 
 
@@ -80,3 +82,35 @@ def test_a_damaged_entry_is_worked_out_again(worked_out: list[int]) -> None:
     assert _check() == cold
     assert worked_out == [1, 1]
     assert json.loads(stored.read_text())["files"]["wf.py"]["safe"] == [0]
+
+
+@pytest.mark.parametrize("cache", [["--cache-dir", "cache"], ["--no-cache"]])
+def test_files_are_worked_out_one_per_worker_with_the_marks_of_one_process(
+    worked_out: list[int], cache: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Path("other.py").write_text(WORKFLOW.replace("Greeting", "Other"))
+    Path("third.py").write_text(WORKFLOW.replace("time.time()", "time.time() + time.time()"))
+
+    def run(jobs: str) -> list[str]:
+        result = CliRunner().invoke(cli, ["check", *cache, "--jobs", jobs, "."])
+        assert result.exit_code == 1, result.output
+        return result.stdout.splitlines()
+
+    alone = run("1")
+    assert worked_out == [4]  # one process: every file's findings in one call
+    assert alone[-1] == "[*] 4 fixable with the `--fix` option."
+    assert sum(line.count("[*]") for line in alone) == 5  # four marks and the summary
+    for stored in Path("cache").glob("v*/fixable-*.json"):
+        stored.unlink()  # worked out again, not read
+    handed: list[list[str]] = []
+    submit = Workers.submit
+
+    def spied(self, key, function, *arguments):  # type: ignore[no-untyped-def]
+        if function is FIXABLE:
+            handed.append(sorted({f.path for f in arguments[0]}))
+        return submit(self, key, function, *arguments)
+
+    monkeypatch.setattr(api, "fixable_findings", FIXABLE)  # a worker runs it by name
+    monkeypatch.setattr(Workers, "submit", spied)
+    assert run("2") == alone
+    assert sorted(handed) == [["other.py"], ["third.py"], ["wf.py"]]

@@ -239,7 +239,7 @@ def checked(run: Run) -> ReplayReport:
                 add_comparison(outcome, comparison)
         named = named_files(run.files)
         selection = Selection(run.resolver, run.select, run.ignore, run.extend_select, named)
-        return replace(report_from(outcome, selection), cache=run.cache)
+        return replace(report_from(outcome, selection), cache=run.cache, jobs=run.jobs)
     except ConfigError as error:  # a file's own settings are read when it is reached
         usage_error(str(error))
     except Exception as error:  # a bug of ours outside any one file: one line, exit 2, never 1

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from replaylint.core.codes import Code
 from replaylint.core.findings import Finding, FixRef
@@ -19,7 +19,12 @@ from replaylint.fixes.names import BLOCKED, Names, with_imports
 from replaylint.fixes.ordering import known_orderable, wrapped_part
 from replaylint.fixes.reach import OutsideWorkflow
 from replaylint.fixes.template import Parts, free_names, render
-from replaylint.fixes.unused_imports import used_imports, without_unused_imports
+from replaylint.fixes.unused_imports import (
+    may_leave_unused,
+    used_imports,
+    without_unused_imports,
+)
+from replaylint.parse.children import parent_map
 from replaylint.presets.records import presets
 
 log = logging.getLogger("replaylint")
@@ -60,7 +65,7 @@ class ModuleFixer:
         self.data = data
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self.module = wrapper.module
-        self.parents = wrapper.resolve(ParentNodeProvider)
+        self.parents = parent_map(self.module)
         self.names = Names(wrapper)
         self.imports_runtime = any(
             name == "replaylint" or name.startswith("replaylint.")
@@ -68,6 +73,7 @@ class ModuleFixer:
         )
         self.outside_workflow = OutsideWorkflow(self.module, self.parents, self.names)
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] = {}
+        self.planned: dict[int, cst.CSTNode] = {}  # the node of each plan, by id as plans are
         for node, found in wrapper.resolve(PositionProvider).items():
             key = (found.start.line, found.start.column, found.end.line, found.end.column)
             self._by_span.setdefault(key, []).append(node)
@@ -92,6 +98,7 @@ class ModuleFixer:
             plan = self._fit(template, node, ref)
             if plan is not None:
                 plan.findings.append(finding)
+                self.planned[id(node)] = node
                 return node, plan
         return None
 
@@ -267,6 +274,17 @@ class _Apply(cst.CSTTransformer):
         self.fixer = fixer
         self.plans = plans
         self.applied: list[Plan] = []
+        # The planned nodes and their ancestors: every other subtree is kept as it is, not
+        # rebuilt node by node (on a large module that was most of each attempt's time).
+        self.on_path: set[int] = set()
+        for key in plans:
+            node: cst.CSTNode | None = fixer.planned[key]
+            while node is not None and id(node) not in self.on_path:
+                self.on_path.add(id(node))
+                node = fixer.parents.get(node)
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        return id(node) in self.on_path
 
     def on_leave(  # type: ignore[override]  # replaces an expression by another kind of one
         self, original_node: cst.CSTNode, updated_node: cst.CSTNode
@@ -366,7 +384,9 @@ def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> tuple[cst.Module, li
     for plan in apply.applied:
         imports += [s for s in plan.imports if s not in imports]
     edited = with_imports(edited, imports, fixer.names.import_index)
-    edited = without_unused_imports(fixer.module, edited, fixer.used_imports)
+    edited_nodes = [fixer.planned[key] for key in plans]
+    if may_leave_unused(fixer.module, fixer.names.scopes, edited_nodes):
+        edited = without_unused_imports(fixer.module, edited, fixer.used_imports)
     if not _compiles(edited.code):
         log.debug("fixes together do not compile; trying them one by one")
         return None

@@ -11,7 +11,6 @@ from libcst.metadata import (
     Assignment,
     BuiltinAssignment,
     MetadataWrapper,
-    QualifiedNameProvider,
     ScopeProvider,
 )
 
@@ -44,7 +43,6 @@ class Names:
     def __init__(self, wrapper: MetadataWrapper) -> None:
         self.module = wrapper.module
         self.scopes = wrapper.resolve(ScopeProvider)
-        self.qualified = wrapper.resolve(QualifiedNameProvider)
         self.bindings = _top_level_bindings(self.module)
         self.import_index = _import_index(self.module.body)
 
@@ -99,9 +97,10 @@ class Names:
     def names_of(self, node: cst.CSTNode) -> set[str]:
         """The qualified names an expression may stand for (`timezone.utc` ->
         `datetime.timezone.utc` after `from datetime import timezone`)."""
-        found = self.qualified.get(node, set())
-        if callable(found):  # QualifiedNameProvider computes its values lazily
-            found = found()
+        # What QualifiedNameProvider gives, asked of the node's scope only for the few nodes a
+        # fix looks at: the provider's own pass over every node cost as much as the scopes.
+        scope = self.scopes.get(node)
+        found = scope.get_qualified_names_for(node) if scope is not None else set()
         return {q.name for q in found}
 
 

@@ -4,10 +4,12 @@ or the whole statement when it was the last); an import unused before is none of
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, Scope, ScopeProvider
+
+from replaylint.parse.children import children
 
 ImportNode = cst.Import | cst.ImportFrom
 
@@ -29,6 +31,39 @@ def used_imports(
         if isinstance(node, (cst.Import, cst.ImportFrom)):
             counts[assignment.name] = counts.get(assignment.name, 0) + len(assignment.references)
     return counts
+
+
+def may_leave_unused(
+    module: cst.Module,
+    scopes: Mapping[cst.CSTNode, Scope | None],
+    edited: Iterable[cst.CSTNode],
+) -> bool:
+    """Can edits confined to the `edited` nodes of `module` leave an import without a reader?
+    Only when every read of some import-bound name lies inside them: a read elsewhere is still
+    there after the edits, and still the import's (an edit adds reads, and imports only of free
+    names). When it cannot, the scopes of the edited module need not be worked out again, which
+    costs as much as the module's own (most of a fix's time on a large module)."""
+    scope = scopes.get(module)
+    if scope is None:
+        return False  # no import is read before: none is made unused
+    inside: set[int] = set()
+    stack = list(edited)
+    while stack:
+        node = stack.pop()
+        if id(node) not in inside:
+            inside.add(id(node))
+            stack.extend(children(node))
+    read: set[str] = set()  # import-bound names read before the edits
+    read_outside: set[str] = set()  # ... and read somewhere the edits leave as it was
+    for assignment in scope.assignments:
+        if not isinstance(getattr(assignment, "node", None), (cst.Import, cst.ImportFrom)):
+            continue
+        for access in assignment.references:
+            read.add(assignment.name)
+            if id(access.node) not in inside:
+                read_outside.add(assignment.name)
+                break
+    return bool(read - read_outside)
 
 
 def made_unused(

@@ -63,3 +63,21 @@ def _visited_fields(kind: type) -> tuple[str, ...] | None:
         # A field visited in one of two ways (`names`: a star, or a sequence) is named twice.
         return tuple(dict.fromkeys(_VISITED_FIELD.findall(source)))
     return None
+
+
+def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
+    """Each node under `root` -> its parent: what LibCST's ParentNodeProvider gives, without the
+    copy of every node that its `node.children` builds (a third of a second on a 3,000-line
+    module). Parents are set as each node is left, as the provider sets them."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack: list[tuple[cst.CSTNode, bool]] = [(root, False)]
+    while stack:
+        node, left = stack.pop()
+        found = children(node)
+        if left:
+            for child in found:
+                parents[child] = node
+            continue
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(found))
+    return parents

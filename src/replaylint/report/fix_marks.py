@@ -19,14 +19,15 @@ if TYPE_CHECKING:
 _PREFIX = "fixable-"  # beside the indexes of the cache's folder, one per replaylint build
 
 
-def fixable_remembered(findings: Iterable[Finding], cache: Cache) -> Fixable:
-    """fixes.api.fixable of the findings, each file's answer read from the cache while the
-    file's bytes and its fixable findings are those it was worked out for."""
+def fixable_marks(findings: Iterable[Finding], cache: Cache | None, jobs: int = 1) -> Fixable:
+    """fixes.api.fixable of the findings, each file's answer read from the cache (when there
+    is one) while the file's bytes and its fixable findings are those it was worked out for;
+    the others worked out over up to `jobs` processes, a file each."""
     by_path: dict[str, list[Finding]] = {}
     for finding in sorted((f for f in findings if f.fix is not None), key=Finding.sort_key):
         by_path.setdefault(finding.path, []).append(finding)
     key = _PREFIX + own_key()
-    stored = cache.load(key) or {}
+    stored = (cache.load(key) or {}) if cache is not None else {}
     known: dict[str, Any] = stored.get("files", {}) if isinstance(stored, dict) else {}
     kept: dict[str, Any] = {}
     safe: set[Finding] = set()
@@ -42,9 +43,7 @@ def fixable_remembered(findings: Iterable[Finding], cache: Cache) -> Fixable:
         else:
             unknown[path] = (digest or "", found)
     if unknown:
-        from replaylint.fixes.api import fixable_findings  # LibCST: only for what is not known
-
-        worked = fixable_findings(f for _, found in unknown.values() for f in found)
+        worked = _worked_out([found for _, found in unknown.values()], jobs)
         safe |= worked.safe
         unsafe |= worked.unsafe
         for path, (digest, found) in unknown.items():
@@ -54,9 +53,44 @@ def fixable_remembered(findings: Iterable[Finding], cache: Cache) -> Fixable:
                     "safe": [i for i, f in enumerate(found) if f in worked.safe],
                     "unsafe": [i for i, f in enumerate(found) if f in worked.unsafe],
                 }
-    if kept != known:
+    if cache is not None and kept != known:
         cache.store(key, {"files": kept})
     return Fixable(frozenset(safe), frozenset(unsafe))
+
+
+def _worked_out(files: list[list[Finding]], jobs: int) -> Fixable:
+    """fixes.api.fixable_findings of each file's findings (one file's answer never depends on
+    another's). A large module's fixes cost about a second of LibCST's scope analysis each, so
+    several files are shared out over worker processes, the largest first."""
+    from replaylint.fixes.api import fixable_findings  # LibCST: only for what is not known
+
+    if jobs <= 1 or len(files) < 2:
+        return fixable_findings(f for found in files for f in found)
+    from replaylint.index.pools import pool_context
+    from replaylint.index.workers import WorkerError, Workers
+
+    safe: set[Finding] = set()
+    unsafe: set[Finding] = set()
+    largest_first = sorted(range(len(files)), key=lambda n: -_size(files[n][0].path))
+    try:
+        with Workers(min(jobs, len(files)), pool_context()) as workers:
+            for number in largest_first:
+                workers.submit(number, fixable_findings, files[number])
+            for number, answer in workers.results():
+                if not isinstance(answer, Fixable):  # the worker died: this process does it
+                    answer = fixable_findings(files[number])
+                safe |= answer.safe
+                unsafe |= answer.unsafe
+    except WorkerError:  # a fix raised: here it raises as it would have in this process
+        return fixable_findings(f for found in files for f in found)
+    return Fixable(frozenset(safe), frozenset(unsafe))
+
+
+def _size(path: str) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
 
 
 def _digest(path: str, findings: list[Finding]) -> str | None:

@@ -23,6 +23,8 @@ class ReplayReport:
     owners: Owners = field(default_factory=Owners, compare=False)
     # Where the [*] marks of unchanged files are remembered (the run's cache, when it has one).
     cache: Cache | None = field(default=None, compare=False, repr=False)
+    # The processes the [*] marks may use when files' fixes must be worked out.
+    jobs: int = field(default=1, compare=False, repr=False)
 
     @property
     def workflow_modules(self) -> int:
@@ -36,13 +38,9 @@ class ReplayReport:
         files now (worked out when first asked: the text formats mark them)."""
         if not any(finding.fix is not None for finding in self.findings):
             return Fixable()  # LibCST is not even imported
-        if self.cache is not None:
-            from replaylint.report.fix_marks import fixable_remembered
+        from replaylint.report.fix_marks import fixable_marks
 
-            return fixable_remembered(self.findings, self.cache)
-        from replaylint.fixes import fixable
-
-        return fixable(self)
+        return fixable_marks(self.findings, self.cache, self.jobs)
 
     @property
     def exit_code(self) -> int:
