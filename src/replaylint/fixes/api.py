@@ -14,8 +14,9 @@ import libcst as cst
 from replaylint.core.codes import Code
 from replaylint.core.files import replace_whole
 from replaylint.core.findings import Finding, Fixable, Report
+from replaylint.fixes.attempts import fix_module, fix_module_both_ways
 from replaylint.fixes.data import FixData, default_data
-from replaylint.fixes.edit import ModuleFixer, fix_module, fix_module_both_ways
+from replaylint.fixes.edit import ModuleFixer
 from replaylint.fixes.template import render
 from replaylint.parse import unvalidated
 
@@ -184,7 +185,7 @@ def fix_for(
         module = cst.parse_module(source)
     except (cst.ParserSyntaxError, RecursionError):
         return None
-    fixer = ModuleFixer(module, data)
+    fixer = ModuleFixer(module, data, (finding.span.line, finding.span.end_line))
     chosen = fixer.choose(finding)
     if chosen is None:
         return None

@@ -1,12 +1,10 @@
-"""Fixes one module: finds each finding's node by its span, picks the first template whose
-conditions hold there, and applies the chosen edits with LibCST, adding each import once."""
+"""Fixes one module: finds each finding's node by its span and picks the first template whose
+conditions hold there (attempts.py makes the chosen edits with LibCST)."""
 
 from __future__ import annotations
 
-import logging
-import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import libcst as cst
@@ -15,23 +13,19 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from replaylint.core.codes import Code
 from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
-from replaylint.fixes.names import BLOCKED, Names, with_imports
+from replaylint.fixes.names import BLOCKED, Names
 from replaylint.fixes.ordering import known_orderable, wrapped_part
 from replaylint.fixes.reach import OutsideWorkflow
+from replaylint.fixes.scopes import Scopes
 from replaylint.fixes.template import Parts, free_names, render
 from replaylint.fixes.unused_imports import (
-    may_leave_unused,
     used_imports,
-    without_unused_imports,
 )
 from replaylint.parse.children import parent_map
 from replaylint.presets.records import presets
 
-log = logging.getLogger("replaylint")
-
 UTC = frozenset({"datetime.timezone.utc", "datetime.UTC"})
 _COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
-Fixed = tuple[cst.Module, list[Finding]]  # a module with fixes made, and the findings fixed
 
 
 @dataclass
@@ -61,12 +55,18 @@ class _Where:
 class ModuleFixer:
     """The fixes that apply to one parsed module (metadata computed once)."""
 
-    def __init__(self, module: cst.Module, data: FixData) -> None:
+    def __init__(
+        self, module: cst.Module, data: FixData, lines: Iterable[int] | None = None
+    ) -> None:
+        """`lines`: where the findings to fix sit; the scopes are worked out for the top-level
+        statements holding them (None: for the whole module)."""
         self.data = data
         wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self.module = wrapper.module
         self.parents = parent_map(self.module)
-        self.names = Names(wrapper)
+        positions = wrapper.resolve(PositionProvider)
+        kept = None if lines is None else set(lines)
+        self.names = Names(self.module, Scopes(self.module, kept, positions, self.parents))
         self.imports_runtime = any(
             name == "replaylint" or name.startswith("replaylint.")
             for name in _imported_modules(self.module)
@@ -74,7 +74,7 @@ class ModuleFixer:
         self.outside_workflow = OutsideWorkflow(self.module, self.parents, self.names)
         self._by_span: dict[tuple[int, int, int, int], list[cst.CSTNode]] = {}
         self.planned: dict[int, cst.CSTNode] = {}  # the node of each plan, by id as plans are
-        for node, found in wrapper.resolve(PositionProvider).items():
+        for node, found in positions.items():
             key = (found.start.line, found.start.column, found.end.line, found.end.column)
             self._by_span.setdefault(key, []).append(node)
 
@@ -82,7 +82,7 @@ class ModuleFixer:
     def used_imports(self) -> dict[str, int]:
         """The module's imports and how often each is read, for every attempt at the edits
         (the imports they leave unused): counted once, in the scopes Names resolved."""
-        return used_imports(self.module, self.names.scopes)
+        return used_imports(self.module, self.names.scopes.whole)
 
     def choose(self, finding: Finding) -> tuple[cst.CSTNode, Plan] | None:
         """The node a finding is on and the fix that applies there (None: no fix applies)."""
@@ -264,145 +264,6 @@ def _args_fit(kind: str, call: cst.Call, names: Names) -> bool:
         return True
     named = names.names_of(args[0].value)
     return len(named) == 1 and named <= UTC
-
-
-class _Apply(cst.CSTTransformer):
-    """Replaces each planned node, built from its updated children (so nested fixes compose),
-    and puts parentheses around an `await` that became the object of `.x`, `[i]` or `(...)`."""
-
-    def __init__(self, fixer: ModuleFixer, plans: dict[int, Plan]) -> None:
-        self.fixer = fixer
-        self.plans = plans
-        self.applied: list[Plan] = []
-        # The planned nodes and their ancestors: every other subtree is kept as it is, not
-        # rebuilt node by node (on a large module that was most of each attempt's time).
-        self.on_path: set[int] = set()
-        for key in plans:
-            node: cst.CSTNode | None = fixer.planned[key]
-            while node is not None and id(node) not in self.on_path:
-                self.on_path.add(id(node))
-                node = fixer.parents.get(node)
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        return id(node) in self.on_path
-
-    def on_leave(  # type: ignore[override]  # replaces an expression by another kind of one
-        self, original_node: cst.CSTNode, updated_node: cst.CSTNode
-    ) -> cst.CSTNode:
-        updated = _parenthesize_awaits(updated_node)
-        plan = self.plans.get(id(original_node))
-        if plan is None or not isinstance(updated, cst.BaseExpression):
-            return updated
-        parts = self.fixer.parts(plan, updated)
-        replacement = render(plan.template.template, plan.template.wraps, parts)
-        if replacement is None:
-            return updated
-        self.applied.append(plan)
-        return replacement
-
-
-def _parenthesize_awaits(node: cst.CSTNode) -> cst.CSTNode:
-    def bare(value: cst.BaseExpression) -> bool:
-        return isinstance(value, cst.Await) and not value.lpar
-
-    def wrapped(value: cst.BaseExpression) -> cst.BaseExpression:
-        return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
-
-    if isinstance(node, (cst.Attribute, cst.Subscript)) and bare(node.value):
-        return node.with_changes(value=wrapped(node.value))
-    if isinstance(node, cst.Call) and bare(node.func):
-        return node.with_changes(func=wrapped(node.func))
-    return node
-
-
-def fix_module(
-    module: cst.Module, findings: Iterable[Finding], data: FixData, *, unsafe: bool
-) -> tuple[cst.Module, list[Finding]]:
-    """The module with every applicable fix made, and the findings fixed.
-
-    Unsafe fixes only when `unsafe`. The result always compiles: if the edits together do not
-    (a case the conditions missed), they are tried one by one and only those that keep the
-    module compiling are kept."""
-    fixer = ModuleFixer(module, data)
-    chosen = [(finding, fixer.choose(finding)) for finding in findings]
-    return _fixed(fixer, _plans(chosen, unsafe=unsafe))
-
-
-def fix_module_both_ways(
-    module: cst.Module, findings: Iterable[Finding], data: FixData
-) -> tuple[Fixed, Fixed]:
-    """fix_module's answers without and with unsafe fixes, from one analysis of the module:
-    each finding's fix is chosen once, and the edits are made once when every fix chosen is
-    safe (the two answers are then one). What the [*] marks need, at the cost of one fix."""
-    fixer = ModuleFixer(module, data)
-    chosen = [(finding, fixer.choose(finding)) for finding in findings]
-    every = _plans(chosen, unsafe=True)
-    safe = _plans(chosen, unsafe=False)
-    every_fixed = _fixed(fixer, every)
-    if {k: p.findings for k, p in safe.items()} == {k: p.findings for k, p in every.items()}:
-        return every_fixed, every_fixed  # the same findings on each node: the same plans
-    return _fixed(fixer, safe), every_fixed
-
-
-def _plans(
-    chosen: Iterable[tuple[Finding, tuple[cst.CSTNode, Plan] | None]], *, unsafe: bool
-) -> dict[int, Plan]:
-    """The plan of each node a fix edits, with the findings it fixes (the first finding's
-    plan, copied: the same choices make the plans of both ways)."""
-    plans: dict[int, Plan] = {}
-    for finding, found in chosen:
-        if found is None:
-            continue
-        node, plan = found
-        if not plan.safe and not unsafe:
-            continue
-        if id(node) in plans:
-            plans[id(node)].findings.append(finding)
-        else:
-            plans[id(node)] = replace(plan, findings=[finding])
-    return plans
-
-
-def _fixed(fixer: ModuleFixer, plans: dict[int, Plan]) -> Fixed:
-    if not plans:
-        return fixer.module, []
-    result = _attempt(fixer, plans)
-    if result is None:
-        kept: dict[int, Plan] = {}
-        for key, plan in plans.items():
-            if _attempt(fixer, {**kept, key: plan}) is not None:
-                kept[key] = plan
-        result = _attempt(fixer, kept) if kept else (fixer.module, [])
-    assert result is not None
-    return result
-
-
-def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> tuple[cst.Module, list[Finding]] | None:
-    apply = _Apply(fixer, plans)
-    edited = fixer.module.visit(apply)
-    imports: list[str] = []
-    for plan in apply.applied:
-        imports += [s for s in plan.imports if s not in imports]
-    edited = with_imports(edited, imports, fixer.names.import_index)
-    edited_nodes = [fixer.planned[key] for key in plans]
-    if may_leave_unused(fixer.module, fixer.names.scopes, edited_nodes):
-        edited = without_unused_imports(fixer.module, edited, fixer.used_imports)
-    if not _compiles(edited.code):
-        log.debug("fixes together do not compile; trying them one by one")
-        return None
-    fixed = [finding for plan in apply.applied for finding in plan.findings]
-    return edited, fixed
-
-
-def _compiles(code: str) -> bool:
-    """Compiled as an import would (nothing runs): `await` outside `async def` fails here."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(code, "<fixed module>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
 
 
 def _imported_modules(module: cst.Module) -> list[str]:

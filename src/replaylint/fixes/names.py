@@ -7,14 +7,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.metadata import (
-    Assignment,
-    BuiltinAssignment,
-    MetadataWrapper,
-    ScopeProvider,
-)
+from libcst.metadata import Assignment, BuiltinAssignment
 
 from replaylint.fixes.data import Requirement
+from replaylint.fixes.scopes import Scopes
 
 BLOCKED = None  # a name the replacement needs is bound to something else: no fix
 
@@ -40,16 +36,16 @@ class _Binding:
 class Names:
     """Questions about names at a node of one module (scope analysis done once)."""
 
-    def __init__(self, wrapper: MetadataWrapper) -> None:
-        self.module = wrapper.module
-        self.scopes = wrapper.resolve(ScopeProvider)
+    def __init__(self, module: cst.Module, scopes: Scopes | None = None) -> None:
+        self.module = module
+        self.scopes = scopes or Scopes(module)
         self.bindings = _top_level_bindings(self.module)
         self.import_index = _import_index(self.module.body)
 
     def spelling(self, requirement: Requirement, at: cst.CSTNode) -> str | None:
         """How the code at `at` names `requirement.qualified`: an existing import's spelling,
         "" when the import is missing and its name is free (add it), BLOCKED otherwise."""
-        scope = self.scopes.get(at)
+        scope = self.scopes.at(at)
         if scope is None:
             return BLOCKED
         for binding in self.bindings:
@@ -62,7 +58,7 @@ class Names:
 
     def _only_imports(self, local: str, at: cst.CSTNode) -> bool:
         """Is `local` at `at` bound only by top-level imports that all mean the same module?"""
-        scope = self.scopes.get(at)
+        scope = self.scopes.at(at)
         if scope is None:
             return False
         assignments = scope[local]
@@ -72,13 +68,13 @@ class Names:
 
     def is_free(self, name: str, at: cst.CSTNode) -> bool:
         """Nothing binds `name` where `at` is, nor anywhere at the module's top level."""
-        scope = self.scopes.get(at)
+        scope = self.scopes.at(at)
         if scope is None:
             return False
         return not scope[name] and not scope.globals[name]
 
     def is_builtin(self, name: str, at: cst.CSTNode) -> bool:
-        scope = self.scopes.get(at)
+        scope = self.scopes.at(at)
         if scope is None:
             return False
         assignments = scope[name]
@@ -86,7 +82,7 @@ class Names:
 
     def is_parameter(self, name: str, param: cst.Param, at: cst.CSTNode) -> bool:
         """Does `name` at `at` mean the parameter `param` and nothing else?"""
-        scope = self.scopes.get(at)
+        scope = self.scopes.at(at)
         if scope is None:
             return False
         assignments = scope[name]
@@ -99,7 +95,7 @@ class Names:
         `datetime.timezone.utc` after `from datetime import timezone`)."""
         # What QualifiedNameProvider gives, asked of the node's scope only for the few nodes a
         # fix looks at: the provider's own pass over every node cost as much as the scopes.
-        scope = self.scopes.get(node)
+        scope = self.scopes.at(node)
         found = scope.get_qualified_names_for(node) if scope is not None else set()
         return {q.name for q in found}
 

@@ -43,6 +43,7 @@ def may_leave_unused(
     there after the edits, and still the import's (an edit adds reads, and imports only of free
     names). When it cannot, the scopes of the edited module need not be worked out again, which
     costs as much as the module's own (most of a fix's time on a large module)."""
+    edited = list(edited)
     scope = scopes.get(module)
     if scope is None:
         return False  # no import is read before: none is made unused

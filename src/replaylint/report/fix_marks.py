@@ -73,7 +73,8 @@ def _worked_out(files: list[list[Finding]], jobs: int) -> Fixable:
     unsafe: set[Finding] = set()
     largest_first = sorted(range(len(files)), key=lambda n: -_size(files[n][0].path))
     try:
-        with Workers(min(jobs, len(files)), pool_context()) as workers:
+        workers: Workers[int] = Workers(min(jobs, len(files)), pool_context())
+        with workers:
             for number in largest_first:
                 workers.submit(number, fixable_findings, files[number])
             for number, answer in workers.results():
