@@ -41,6 +41,17 @@ def test_guard_accepts_one_path_or_many(tmp_path: Path, monkeypatch: pytest.Monk
     assert [m.coverage for m in report.modules] == ["unproven", "self-contained-static"]
 
 
+def test_run_takes_path_objects_as_guard_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".gitignore").write_text("ignored/\n")
+    (tmp_path / "a.py").write_text("import time\n__adk_workflow__ = True\ntime.sleep(1)\n")
+    outcome = replaylint.api.run([Path(".")])
+    assert [(f.path, f.code) for f in outcome.findings] == [("a.py", Code.W003)]
+    assert outcome == replaylint.api.run(["."])
+
+
 def test_findings_are_sorted_and_deterministic(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

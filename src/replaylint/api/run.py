@@ -27,7 +27,7 @@ Groups = dict[int, tuple[Config, list[str]]]
 
 
 def run(
-    paths: Sequence[str],
+    paths: Sequence[str | os.PathLike[str]],
     stdin: tuple[str, bytes] | None = None,
     project: Project | None = None,
     config: Config | None = None,
@@ -52,7 +52,7 @@ def run(
     progress bar); `total` grows as each group's candidates are known.
     """
     resolver = resolver or Resolver(explicit=config)
-    paths = _not_force_excluded(paths, resolver)
+    paths = _not_force_excluded([os.fspath(p) for p in paths], resolver)
     walked, focus = _with_dependents(paths) if dependents else (list(paths), None)
     groups, errors = _grouped(walked, resolver, focus)
     outcome, unreadable = _check_groups(groups, focus, _Counter(progress), cache, jobs, project)
