@@ -125,3 +125,42 @@ def test_the_command_line_installs_it_before_its_own_classes() -> None:
     quiet = "import dataclasses, replaylint.api; print(getattr(dataclasses, 'exec', None))"
     done = subprocess.run([sys.executable, "-c", quiet], capture_output=True, text=True)
     assert done.stdout.strip() == "None"  # the library API leaves its caller's process alone
+
+
+_WORKER = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from replaylint.core import compiled_methods
+    from replaylint.index.pools import pool_context
+    from replaylint.index.workers import Workers
+
+    compiled_methods.keep_compiled_methods(Path(sys.argv[1]))
+    import maker
+
+    workers = Workers(1, pool_context())
+    with workers:
+        workers.submit(0, maker.make)
+        print(list(workers.results()))
+    """
+)
+_MAKER = "import dataclasses\n\ndef make():\n    return repr(dataclasses.dataclass(type('Late', (), {'__annotations__': {'x': int}}))(1))\n"
+
+
+def test_a_worker_writes_what_it_compiled_though_its_exit_runs_no_hook(tmp_path: Path) -> None:
+    (tmp_path / "maker.py").write_text(_MAKER)
+    (tmp_path / "main.py").write_text(_WORKER)
+    folder = tmp_path / "kept"
+    done = subprocess.run(
+        [sys.executable, "main.py", str(folder)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "[(0, 'Late(x=1)')]"
+    # Only the worker made a class: the table of the module that made it is its work.
+    assert sorted(p.name for p in folder.iterdir()) == ["maker.marshal"]
+    assert all(
+        "def __create_fn__" in t for t in marshal.loads((folder / "maker.marshal").read_bytes())
+    )

@@ -218,6 +218,12 @@ def checked(run: Run) -> ReplayReport:
 
     bar = progress_bar(run.options.quiet_output)
     started = time.perf_counter()
+    prefetched = None
+    if run.jobs > 1 and run.cache is not None and run.cache.folder.is_dir():
+        from replaylint.index.prefetch import Prefetched
+
+        prefetched = Prefetched  # an index to reuse: most likely a few modules changed, if any
+        prefetched.start()
     try:
         with ExitStack() as stack:
             comparison = None
@@ -249,6 +255,8 @@ def checked(run: Run) -> ReplayReport:
             traceback.print_exc()
         usage_error(f"internal error: {type(error).__name__}: {error}")
     finally:
+        if prefetched is not None:
+            prefetched.stop()
         if bar is not None:
             bar.clear()
         log.info("checked in %.2f s", time.perf_counter() - started)

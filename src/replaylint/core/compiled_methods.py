@@ -73,8 +73,13 @@ class KeptMethods:
             return {}
         return {k: v for k, v in loaded.items() if type(k) is str and type(v) is CodeType}
 
+    def write_at_exit(self) -> None:
+        if os.getpid() == self.owner:  # a forked child inherits the hook, not the work
+            self.write()
+
     def write(self) -> None:
-        if self.folder is None or os.getpid() != self.owner:
+        """Write the tables of the modules that gained a text (then nothing is left to)."""
+        if self.folder is None or not self.grown:
             return
         import tempfile  # only when writing: it costs a warm run a few ms to import
 
@@ -91,7 +96,9 @@ class KeptMethods:
                 os.chmod(temporary, 0o644)  # readable by every user of the install, as bytecode
                 os.replace(temporary, file)
             except OSError:
+                self.grown.clear()
                 return  # a read-only install: each process compiles, as it would without this
+        self.grown.clear()
 
 
 def kept_folder() -> Path | None:
@@ -125,5 +132,18 @@ def keep_compiled_methods(folder: Path | None = None) -> KeptMethods | None:
 
     # A module global shadows the builtin for the functions of `dataclasses` only.
     dataclasses.exec = exec_kept  # type: ignore[attr-defined]
-    atexit.register(kept.write)
+    atexit.register(kept.write_at_exit)
+    global _installed
+    _installed = kept
     return kept
+
+
+_installed: KeptMethods | None = None
+
+
+def keep_now() -> None:
+    """Write what this process compiled so far. A worker process calls it after each task: it
+    ends without running exit hooks, and is often the only process that imports LibCST (a
+    cold run's batches, a one-module edit checked in the worker started with the command)."""
+    if _installed is not None:
+        _installed.write()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from replaylint.engine.records import Record
 from replaylint.index.pools import IN_PROCESS_BYTES, pool_context, processes_for
+from replaylint.index.prefetch import Prefetched, unused
 
 if TYPE_CHECKING:
     from replaylint.project.config import Config
@@ -49,7 +50,15 @@ def run_batches_apart(
     if (jobs <= 1 or len(batches) <= 1) and largest < IN_PROCESS_BYTES:
         apart = []
         for number, own in enumerate(batches):
-            records = (choose(number) if choose is not None else check)(config, own, tick)
+            chosen = choose(number) if choose is not None else check
+            # In the worker started with the command, when there is one: it has imported
+            # LibCST and the engine meanwhile (prefetch.py).
+            records = Prefetched.run(chosen, config, own)
+            if unused(records):
+                records = chosen(config, own, tick)
+            elif tick is not None:
+                for _ in own:
+                    tick()
             if finished is not None:
                 finished(number, records)
             apart.append(records)

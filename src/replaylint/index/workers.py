@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from replaylint.core.compiled_methods import keep_now
 from replaylint.index import lifetime, limits
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ def _serve(conn: Connection, parent_pid: int, forked: bool) -> None:
         except Exception as error:  # handed back; the main process decides what it means
             outcome = (False, f"{type(error).__name__}: {error}")
         conn.send(outcome)
+        keep_now()  # after the answer: the main process does not wait for the write
 
 
 class Workers(Generic[K]):
@@ -95,6 +97,11 @@ class Workers(Generic[K]):
     def submit(self, key: K, function: Callable[..., Any], *arguments: Any) -> None:
         """Queue a task; `function` must be importable by name (it is pickled by reference)."""
         self._queue.append((key, function, arguments))
+
+    def begin(self) -> None:
+        """Hand the queued tasks to workers now (started as needed), not when results() is
+        first asked for."""
+        self._dispatch()
 
     def results(self) -> Iterator[tuple[K, Any]]:
         """(key, result or Death) as tasks end, until none is queued or running; tasks may be

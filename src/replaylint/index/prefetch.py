@@ -1,0 +1,74 @@
+"""A worker that imports LibCST and the engine while the run is still finding its files.
+
+A run with an index checks only what changed, often one module: on its own that is a batch for
+this process, which then pays for importing LibCST and the engine (about 80 ms) after the walk,
+the settings, the index and the scan (about 60 ms) are done. Forked when the command starts,
+a worker does that import on another core meanwhile, and the batch is checked there: the same
+function on the same candidates, so the same records. A run that finds nothing changed kills it
+unused; so does one whose batches go to a pool of their own.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+from replaylint.index.workers import Death, WorkerError, Workers
+
+_UNUSED = object()
+
+
+class Prefetched:
+    """The forked worker, once the command has started one (start())."""
+
+    workers: Workers[int] | None = None
+    _keys = itertools.count(1)
+
+    @classmethod
+    def start(cls) -> None:
+        from replaylint.index.pools import pool_context
+
+        context = pool_context()
+        if context.get_start_method() != "fork":
+            return  # a spawned worker imports everything anew: nothing is gained
+        cls.workers = Workers(1, context)
+        cls.workers.submit(0, warm_up)
+        cls.workers.begin()
+
+    @classmethod
+    def stop(cls) -> None:
+        """Kill it: a worker still importing would keep a polite close waiting."""
+        if cls.workers is not None:
+            cls.workers.close(kill=True)
+            cls.workers = None
+
+    @classmethod
+    def run(cls, function: Callable[..., Any], *arguments: Any) -> Any:
+        """function(*arguments) in the worker, or _UNUSED when there is none or it died (the
+        caller then runs it itself, as it would have without one)."""
+        workers = cls.workers
+        if workers is None:
+            return _UNUSED
+        key = next(cls._keys)
+        workers.submit(key, function, *arguments)
+        answer: Any = _UNUSED
+        try:
+            for done, result in workers.results():
+                if done == key and not isinstance(result, Death):
+                    answer = result
+        except WorkerError:
+            answer = _UNUSED  # raised there: raised again here, where it is reported
+        if answer is _UNUSED:
+            cls.stop()
+        return answer
+
+
+def unused(answer: Any) -> bool:
+    return answer is _UNUSED
+
+
+def warm_up() -> None:
+    """Import what checking a batch imports."""
+    import replaylint.engine.check
+    import replaylint.engine.project  # noqa: F401
