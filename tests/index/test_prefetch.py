@@ -1,6 +1,7 @@
-"""The worker started with the command (index/prefetch.py): a run with an index to reuse checks
-what changed there, with LibCST imported meanwhile, and reports what a run without it reports;
-a run that finds nothing to check kills it unused, and one whose worker died checks in-process."""
+"""The worker forked when a run with an index meets a changed file (index/prefetch.py): what
+changed is checked there, with LibCST imported meanwhile, and reported as a run without it
+reports; a run that finds nothing changed never starts one, and one whose worker died checks
+in-process."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from replaylint.cli.main import cli
-from replaylint.index import prefetch
+from replaylint.index import prefetch, stamps
 from replaylint.index.prefetch import Prefetched
 
 WORKFLOW = """\
@@ -42,6 +43,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     (tmp_path / "helpers.py").write_text(HELPERS)
     for n in range(3):
         (tmp_path / f"flow{n}.py").write_text(WORKFLOW.format(n=n))
+    # Files written just before the index are read again (stamps.py): here, they are not.
+    monkeypatch.setattr(stamps, "RACY_SECONDS", 0.0)
     _check("2")
     answers: list[str] = []
     run = Prefetched.run.__func__  # type: ignore[attr-defined]
@@ -77,9 +80,22 @@ def test_an_edited_module_is_checked_in_the_worker_with_the_same_report(
     assert in_worker[-1] == "4 findings (from 1 cause) in 3 workflow modules (4 files checked)."
 
 
-def test_a_run_with_nothing_changed_never_asks_the_worker(project: list[str]) -> None:
+def test_a_run_with_nothing_changed_never_starts_the_worker(
+    project: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[bool] = []
+    start = Prefetched.start.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[Prefetched]) -> None:
+        started.append(cls.allowed)
+        start(cls)
+
+    monkeypatch.setattr(Prefetched, "start", classmethod(counted))
     assert _check("2")[-1].startswith("4 findings")
-    assert project == []
+    assert (started, project) == ([], [])
+    Path("flow2.py").write_text(WORKFLOW.format(n=2) + "\n# changed\n")
+    assert _check("2")[-1].startswith("4 findings")
+    assert (started, project) == ([True], ["records"])
 
 
 def test_a_worker_that_died_leaves_the_batch_to_this_process(
@@ -98,6 +114,9 @@ def test_a_worker_that_died_leaves_the_batch_to_this_process(
 
 
 def test_a_warm_up_that_died_is_replaced_by_a_fresh_worker(project: list[str]) -> None:
+    Prefetched.start()
+    assert Prefetched.workers is None  # not allowed: the command allows it for a run
+    Prefetched.allow()
     Prefetched.start()
     assert Prefetched.workers is not None
     (worker,) = Prefetched.workers._workers

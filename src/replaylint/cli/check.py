@@ -4,6 +4,7 @@ show the settings, list the files, add ignore comments, fix, watch, or check and
 from __future__ import annotations
 
 import logging
+import os
 import sys
 import time
 from collections.abc import Iterator
@@ -222,8 +223,12 @@ def checked(run: Run) -> ReplayReport:
     if run.jobs > 1 and run.cache is not None and run.cache.folder.is_dir():
         from replaylint.index.prefetch import Prefetched
 
-        prefetched = Prefetched  # an index to reuse: most likely a few modules changed, if any
-        prefetched.start()
+        prefetched = Prefetched  # an index to reuse: the scan starts it at a changed file
+        prefetched.allow()
+        if any(os.path.isfile(path) for path in run.files):
+            # Files named (pre-commit names the changed ones) are most likely checked: the
+            # worker imports while the run walks, too.
+            prefetched.start()
     try:
         with ExitStack() as stack:
             comparison = None

@@ -1,11 +1,12 @@
-"""A worker that imports LibCST and the engine while the run is still finding its files.
+"""A worker that imports LibCST and the engine while the run is still deciding what to check.
 
 A run with an index checks only what changed, often one module: on its own that is a batch for
-this process, which then pays for importing LibCST and the engine (about 80 ms) after the walk,
-the settings, the index and the scan (about 60 ms) are done. Forked when the command starts,
-a worker does that import on another core meanwhile, and the batch is checked there: the same
-function on the same candidates, so the same records. A run that finds nothing changed kills it
-unused; so does one whose batches go to a pool of their own.
+this process, which then pays for importing LibCST and the engine (about 80 ms) after the scan
+has decided what changed (the framework records and their patterns, about 30 ms). Forked when
+the scan meets the first file the index does not know, a worker does that import on another
+core meanwhile, and the batch is checked there: the same function on the same candidates, so
+the same records. A run that finds nothing changed never starts one (forking costs a warm run
+about 10 ms); one whose batches go to a pool of their own kills it unused.
 """
 
 from __future__ import annotations
@@ -23,10 +24,19 @@ class Prefetched:
     """The forked worker, once the command has started one (start())."""
 
     workers: Workers[int] | None = None
+    allowed = False  # by the command, for this run: it has an index and more than one job
     _keys = itertools.count(1)
 
     @classmethod
+    def allow(cls) -> None:
+        cls.allowed = True
+
+    @classmethod
     def start(cls) -> None:
+        """Fork the worker, once per run that allowed it."""
+        if not cls.allowed or cls.workers is not None:
+            return
+        cls.allowed = False
         from replaylint.index.pools import pool_context
 
         context = pool_context()
@@ -39,6 +49,7 @@ class Prefetched:
     @classmethod
     def stop(cls) -> None:
         """Kill it: a worker still importing would keep a polite close waiting."""
+        cls.allowed = False
         if cls.workers is not None:
             cls.workers.close(kill=True)
             cls.workers = None

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from replaylint.index.decisions import CANDIDATE, NOT_CANDIDATE, REGISTRAR, FileDecision
+from replaylint.index.prefetch import Prefetched
 from replaylint.index.stamps import stamp_of
 from replaylint.project.gate import spells_an_entry
 from replaylint.project.prefilter import (
@@ -68,6 +69,8 @@ def scan(
     for path in files:
         known = index.known(path) if index is not None else None
         if known is None:
+            if not unread and index is not None and not index.empty():
+                Prefetched.start()  # a changed file: LibCST is likely to be needed
             unread.append(path)
             continue
         decisions[path] = known
