@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import replaylint
 from replaylint.cli.main import cli
 from replaylint.fixes import api
 from replaylint.index.workers import Workers
+from replaylint.report import fix_marks
 
 WORKFLOW = """\
 import time
@@ -49,7 +51,8 @@ def worked_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def _check() -> list[str]:
-    result = CliRunner().invoke(cli, ["check", "--cache-dir", "cache", "wf.py"])
+    # One job: the file is checked, and its marks worked out, in this process (the spy's).
+    result = CliRunner().invoke(cli, ["check", "--cache-dir", "cache", "--jobs", "1", "wf.py"])
     assert result.exit_code == 1, result.output
     return result.stdout.splitlines()
 
@@ -84,24 +87,45 @@ def test_a_damaged_entry_is_worked_out_again(worked_out: list[int]) -> None:
     assert json.loads(stored.read_text())["files"]["wf.py"]["safe"] == [0]
 
 
-@pytest.mark.parametrize("cache", [["--cache-dir", "cache"], ["--no-cache"]])
-def test_files_are_worked_out_one_per_worker_with_the_marks_of_one_process(
-    worked_out: list[int], cache: list[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _three_files() -> None:
     Path("other.py").write_text(WORKFLOW.replace("Greeting", "Other"))
     Path("third.py").write_text(WORKFLOW.replace("time.time()", "time.time() + time.time()"))
 
-    def run(jobs: str) -> list[str]:
-        result = CliRunner().invoke(cli, ["check", *cache, "--jobs", jobs, "."])
-        assert result.exit_code == 1, result.output
-        return result.stdout.splitlines()
 
-    alone = run("1")
-    assert worked_out == [4]  # one process: every file's findings in one call
-    assert alone[-1] == "[*] 4 fixable with the `--fix` option."
-    assert sum(line.count("[*]") for line in alone) == 5  # four marks and the summary
-    for stored in Path("cache").glob("v*/fixable-*.json"):
-        stored.unlink()  # worked out again, not read
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_process_that_checks_a_file_hands_over_its_marks(
+    worked_out: list[int], monkeypatch: pytest.MonkeyPatch, jobs: str
+) -> None:
+    _three_files()
+    after: list[int] = []
+    work = fix_marks._worked_out
+
+    def counted(files, jobs):  # type: ignore[no-untyped-def]
+        after.append(len(files))
+        return work(files, jobs)
+
+    monkeypatch.setattr(fix_marks, "_worked_out", counted)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--jobs", jobs, "."])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert after == []  # nothing left to work out once the check is done
+    assert lines[-1] == "[*] 4 fixable with the `--fix` option."
+    assert sum(line.count("[*]") for line in lines) == 5  # four marks and the summary
+    before = len(worked_out)
+    json_run = CliRunner().invoke(
+        cli, ["check", "--no-cache", "--jobs", "1", "--format", "json", "."]
+    )
+    assert json_run.exit_code == 1
+    assert (len(worked_out), after) == (before, [])  # JSON shows no marks: none worked out
+
+
+def test_files_left_to_the_report_are_worked_out_one_per_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "wf.py").write_text(WORKFLOW)
+    _three_files()
+    findings = replaylint.guard(".").findings  # the API hands no marks over
     handed: list[list[str]] = []
     submit = Workers.submit
 
@@ -110,7 +134,9 @@ def test_files_are_worked_out_one_per_worker_with_the_marks_of_one_process(
             handed.append(sorted({f.path for f in arguments[0]}))
         return submit(self, key, function, *arguments)
 
-    monkeypatch.setattr(api, "fixable_findings", FIXABLE)  # a worker runs it by name
     monkeypatch.setattr(Workers, "submit", spied)
-    assert run("2") == alone
+    alone = fix_marks.fixable_marks(findings, None, jobs=1)
+    assert handed == []
+    assert fix_marks.fixable_marks(findings, None, jobs=2) == alone
     assert sorted(handed) == [["other.py"], ["third.py"], ["wf.py"]]
+    assert (len(alone.safe), len(alone.unsafe)) == (4, 0)

@@ -223,6 +223,8 @@ def merge(into: Outcome, part: Outcome) -> None:
     for path, directives in part.directives.items():
         into.directives.setdefault(path, directives)
     into.errors.extend(e for e in part.errors if e not in into.errors)
+    for path, entries in part.marks.items():
+        into.marks.setdefault(path, []).extend(entries)
 
 
 def named_files(paths: Sequence[str]) -> frozenset[str]:

@@ -219,6 +219,11 @@ def checked(run: Run) -> ReplayReport:
 
     bar = progress_bar(run.options.quiet_output)
     started = time.perf_counter()
+    marked = _shows_marks(run.options)
+    if marked:
+        from replaylint.index.marks import Marks
+
+        Marks.wanted = True  # worked out where each file is checked (index/marks.py)
     prefetched = None
     if run.jobs > 1 and run.cache is not None and run.cache.folder.is_dir():
         from replaylint.index.prefetch import Prefetched
@@ -262,9 +267,20 @@ def checked(run: Run) -> ReplayReport:
     finally:
         if prefetched is not None:
             prefetched.stop()
+        if marked:
+            Marks.wanted = False
         if bar is not None:
             bar.clear()
         log.info("checked in %.2f s", time.perf_counter() - started)
+
+
+def _shows_marks(options: CheckOptions) -> bool:
+    """Does the report show the [*] marks (the text formats)?"""
+    from replaylint import reporters
+
+    return (
+        not options.silent and not options.statistics and options.output_format in reporters.COLORED
+    )
 
 
 def _add_ignores(run: Run) -> NoReturn:

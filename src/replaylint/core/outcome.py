@@ -16,3 +16,4 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
     directives: dict[str, list] = field(default_factory=dict)  # path -> suppressions.Directive
     owners: Owners = field(default_factory=Owners)  # the workflow modules each finding is of
+    marks: dict[str, list] = field(default_factory=dict)  # path -> core.marks entries handed

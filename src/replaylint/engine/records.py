@@ -38,6 +38,9 @@ class Record:
     cacheable: bool = True
     extra: bool = False  # made workflow code by another module's registration, not a candidate
     registrations: Any = None  # engine/registrations.py's summary, for kind "registrations"
+    # The [*] marks of the files its findings sit in (core/marks.py entries, by path), when the
+    # run's report shows them: handed to the main process, never stored.
+    marks: dict[str, Any] = field(default_factory=dict)
 
     def reaches(self, focus: frozenset[Path]) -> bool:
         return Path(self.path) in focus or any(Path(p) in focus for p, _ in self.deps)
@@ -71,6 +74,8 @@ def assemble(records: Iterable[Record], focus: frozenset[Path] | None = None) ->
                 outcome.findings.append(finding)
         if record.module is not None:
             outcome.owners.add(record.module.path, record.findings, record.directives)
+        for path, entry in record.marks.items():
+            outcome.marks.setdefault(path, []).append(entry)
         if record.module is not None and record.module.path not in modules:
             modules.add(record.module.path)
             outcome.modules.append(record.module)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from replaylint.engine.records import REGISTRATIONS, Record
 from replaylint.index import affinity
+from replaylint.index.marks import with_marks
 from replaylint.index.project_index import registrars_key
 from replaylint.index.running import run_batches, run_batches_apart
 
@@ -213,7 +214,7 @@ def check_before(
 
     records, read = check.check_before_registrations(batch, project_for(config), tick)
     first = os.path.realpath(batch[0][0]) if batch else ""
-    return [*records, Record(first, "", "", REGISTRATIONS, registrations=read)]
+    return [*with_marks(records), Record(first, "", "", REGISTRATIONS, registrations=read)]
 
 
 def check_registrars(
@@ -225,7 +226,7 @@ def check_registrars(
 
     records, summary = check.check_registrars(batch, project_for(config), tick)
     first = os.path.realpath(batch[0][0]) if batch else ""
-    return [*records, Record(first, "", "", REGISTRATIONS, registrations=summary)]
+    return [*with_marks(records), Record(first, "", "", REGISTRATIONS, registrations=summary)]
 
 
 def check_with(
@@ -238,4 +239,5 @@ def check_with(
     from replaylint.engine import check
     from replaylint.engine.project import project_for
 
-    return check.check_records(batch, project_for(config), None, tick, registrations)
+    records = check.check_records(batch, project_for(config), None, tick, registrations)
+    return with_marks(records)

@@ -5,12 +5,13 @@ run's time on samples-python)."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any
 
+from replaylint.core import marks
 from replaylint.core.findings import Finding, Fixable
+from replaylint.core.marks import Entry, fixable_by_path
 from replaylint.index.project_index import own_key
 
 if TYPE_CHECKING:
@@ -19,13 +20,16 @@ if TYPE_CHECKING:
 _PREFIX = "fixable-"  # beside the indexes of the cache's folder, one per replaylint build
 
 
-def fixable_marks(findings: Iterable[Finding], cache: Cache | None, jobs: int = 1) -> Fixable:
+def fixable_marks(
+    findings: Iterable[Finding],
+    cache: Cache | None,
+    jobs: int = 1,
+    handed: Mapping[str, list[Entry]] | None = None,
+) -> Fixable:
     """fixes.api.fixable of the findings, each file's answer read from the cache (when there
-    is one) while the file's bytes and its fixable findings are those it was worked out for;
-    the others worked out over up to `jobs` processes, a file each."""
-    by_path: dict[str, list[Finding]] = {}
-    for finding in sorted((f for f in findings if f.fix is not None), key=Finding.sort_key):
-        by_path.setdefault(finding.path, []).append(finding)
+    is one), or from the entries the workers that checked it `handed` over, while the file's
+    bytes and its fixable findings are those it was worked out for; the others worked out over
+    up to `jobs` processes, a file each."""
     key = _PREFIX + own_key()
     stored = (cache.load(key) or {}) if cache is not None else {}
     known: dict[str, Any] = stored.get("files", {}) if isinstance(stored, dict) else {}
@@ -33,10 +37,11 @@ def fixable_marks(findings: Iterable[Finding], cache: Cache | None, jobs: int = 
     safe: set[Finding] = set()
     unsafe: set[Finding] = set()
     unknown: dict[str, tuple[str, list[Finding]]] = {}
-    for path, found in by_path.items():
-        digest = _digest(path, found)
-        entry = known.get(path)
-        if digest is not None and _readable(entry, digest, len(found)):
+    for path, found in fixable_by_path(findings).items():
+        digest = marks.digest(path, found)
+        offered = [known.get(path), *(handed or {}).get(path, ())]
+        entry = next((e for e in offered if digest and marks.readable(e, digest, len(found))), None)
+        if digest is not None and entry is not None:
             safe.update(found[i] for i in entry["safe"])
             unsafe.update(found[i] for i in entry["unsafe"])
             kept[path] = entry
@@ -48,11 +53,7 @@ def fixable_marks(findings: Iterable[Finding], cache: Cache | None, jobs: int = 
         unsafe |= worked.unsafe
         for path, (digest, found) in unknown.items():
             if digest:
-                kept[path] = {
-                    "digest": digest,
-                    "safe": [i for i, f in enumerate(found) if f in worked.safe],
-                    "unsafe": [i for i, f in enumerate(found) if f in worked.unsafe],
-                }
+                kept[path] = marks.entry(digest, found, worked)
     if cache is not None and kept != known:
         cache.store(key, {"files": kept})
     return Fixable(frozenset(safe), frozenset(unsafe))
@@ -92,27 +93,3 @@ def _size(path: str) -> int:
         return Path(path).stat().st_size
     except OSError:
         return 0
-
-
-def _digest(path: str, findings: list[Finding]) -> str | None:
-    """The file's bytes and every fact of its fixable findings a fix reads; None when the file
-    cannot be read (what a fix cannot read it cannot fix: worked out, never remembered)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError:
-        return None
-    digest = hashlib.sha256(data)
-    for finding in findings:
-        digest.update(repr(finding).encode("utf-8", "surrogateescape"))
-    return digest.hexdigest()
-
-
-def _readable(entry: Any, digest: str, count: int) -> TypeGuard[dict[str, Any]]:
-    """An entry of this digest whose indices are in range (a damaged cache is worked out)."""
-    if not isinstance(entry, dict) or entry.get("digest") != digest:
-        return False
-    lists = [entry.get("safe"), entry.get("unsafe")]
-    return all(
-        isinstance(items, list) and all(isinstance(i, int) and 0 <= i < count for i in items)
-        for items in lists
-    )

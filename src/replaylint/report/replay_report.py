@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from replaylint import reporters
 from replaylint.core.findings import Finding, Fixable, ModuleResult
@@ -25,6 +26,8 @@ class ReplayReport:
     cache: Cache | None = field(default=None, compare=False, repr=False)
     # The processes the [*] marks may use when files' fixes must be worked out.
     jobs: int = field(default=1, compare=False, repr=False)
+    # The [*] marks the workers worked out as they checked (core/marks.py entries, by path).
+    marks: Mapping[str, list[Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def workflow_modules(self) -> int:
@@ -40,7 +43,7 @@ class ReplayReport:
             return Fixable()  # LibCST is not even imported
         from replaylint.report.fix_marks import fixable_marks
 
-        return fixable_marks(self.findings, self.cache, self.jobs)
+        return fixable_marks(self.findings, self.cache, self.jobs, self.marks)
 
     @property
     def exit_code(self) -> int:

@@ -118,7 +118,12 @@ def report_from(outcome: Outcome, selection: Selection) -> ReplayReport:
         )
     )
     return ReplayReport(
-        tuple(findings), modules, outcome.files, tuple(outcome.errors), outcome.owners
+        tuple(findings),
+        modules,
+        outcome.files,
+        tuple(outcome.errors),
+        outcome.owners,
+        marks=outcome.marks,
     )
 
 
