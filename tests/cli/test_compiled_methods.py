@@ -5,9 +5,11 @@ damaged or unwritable file only costs the compile."""
 from __future__ import annotations
 
 import marshal
+import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 # A child process: installs the hook with the given file, creates dataclasses of every kind of
@@ -164,3 +166,14 @@ def test_a_worker_writes_what_it_compiled_though_its_exit_runs_no_hook(tmp_path:
     assert all(
         "def __create_fn__" in t for t in marshal.loads((folder / "maker.marshal").read_bytes())
     )
+
+
+def test_what_a_killed_writer_left_is_swept_by_the_next_write(tmp_path: Path) -> None:
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    stale, fresh = folder / ".methods-stale", folder / ".methods-fresh"
+    stale.write_bytes(b"")
+    fresh.write_bytes(b"")  # a writer at work now: left alone
+    os.utime(stale, (time.time() - 3600, time.time() - 3600))
+    _child(str(folder), tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == [".methods-fresh", "__main__.marshal"]

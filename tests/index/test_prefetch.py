@@ -14,8 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from replaylint.cli.main import cli
-from replaylint.index import prefetch, stamps
+from replaylint.index import pools, prefetch, running, stamps, survival
 from replaylint.index.prefetch import Prefetched
+from replaylint.index.workers import Workers
 
 WORKFLOW = """\
 import time
@@ -130,3 +131,36 @@ def test_a_warm_up_that_died_is_replaced_by_a_fresh_worker(project: list[str]) -
 
 def _die() -> None:
     os._exit(3)
+
+
+def test_a_fork_that_fails_leaves_the_run_without_the_worker(
+    project: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_process(self: Workers[Any]) -> None:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(Workers, "begin", no_process)
+    Path("flow1.py").write_text(WORKFLOW.format(n=1) + "\n# changed\n")
+    result = CliRunner().invoke(cli, ["check", "--cache-dir", "cache", "--jobs", "2", "flow1.py"])
+    assert result.exit_code == 1, result.output
+    last = result.stdout.splitlines()[-1]
+    assert last == "2 findings (from 1 cause) in 1 workflow module (1 file checked)."
+    assert project == [] and Prefetched.workers is None
+
+
+def test_batches_that_go_to_a_pool_end_the_worker_first(
+    project: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[object] = []
+    surviving = survival.check_surviving
+
+    def spied(*arguments: Any, **keywords: Any) -> Any:
+        seen.append(Prefetched.workers)
+        return surviving(*arguments, **keywords)
+
+    monkeypatch.setattr(survival, "check_surviving", spied)
+    monkeypatch.setattr(pools, "IN_PROCESS_BYTES", 0)  # every batch to a pool
+    monkeypatch.setattr(running, "IN_PROCESS_BYTES", 0)
+    Path("flow1.py").write_text(WORKFLOW.format(n=1) + "\n# changed\n")
+    assert _check("2")[-1].startswith("4 findings")
+    assert seen and all(workers is None for workers in seen)

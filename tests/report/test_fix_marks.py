@@ -140,3 +140,24 @@ def test_files_left_to_the_report_are_worked_out_one_per_worker(
     assert fix_marks.fixable_marks(findings, None, jobs=2) == alone
     assert sorted(handed) == [["other.py"], ["third.py"], ["wf.py"]]
     assert (len(alone.safe), len(alone.unsafe)) == (4, 0)
+
+
+@pytest.mark.parametrize("option", ["--diff", "--add-ignore", "--statistics"])
+def test_a_check_whose_report_shows_no_marks_works_none_out(
+    worked_out: list[int], option: str
+) -> None:
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--jobs", "1", option, "wf.py"])
+    assert result.exit_code in (0, 1), result.output
+    assert worked_out == []  # --diff plans its fixes itself; the others print no marks
+
+
+def test_a_module_too_deep_for_the_fixes_is_reported_without_a_mark(worked_out: list[int]) -> None:
+    terms = " + ".join(["1"] * 400)
+    Path("wf.py").write_text(WORKFLOW.replace("time.time()", f"time.time() + {terms}"))
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--jobs", "1", "wf.py"])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "wf.py:10: ADK-W003 the wall clock is used on the workflow path (time.time)"
+    assert lines[-1] == "1 finding in 1 workflow module (1 file checked)."
+    diff = CliRunner().invoke(cli, ["check", "--no-cache", "--diff", "wf.py"])
+    assert (diff.exit_code, diff.stdout) == (0, "")  # --fix leaves it as it is, too

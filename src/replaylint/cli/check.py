@@ -219,23 +219,9 @@ def checked(run: Run) -> ReplayReport:
 
     bar = progress_bar(run.options.quiet_output)
     started = time.perf_counter()
-    marked = _shows_marks(run.options)
-    if marked:
-        from replaylint.index.marks import Marks
-
-        Marks.wanted = True  # worked out where each file is checked (index/marks.py)
-    prefetched = None
-    if run.jobs > 1 and run.cache is not None and run.cache.folder.is_dir():
-        from replaylint.index.prefetch import Prefetched
-
-        prefetched = Prefetched  # an index to reuse: the scan starts it at a changed file
-        prefetched.allow()
-        if any(os.path.isfile(path) for path in run.files):
-            # Files named (pre-commit names the changed ones) are most likely checked: the
-            # worker imports while the run walks, too.
-            prefetched.start()
     try:
         with ExitStack() as stack:
+            stack.enter_context(_ahead(run))
             comparison = None
             if run.options.base is not None:  # each workflow against its version at a git ref
                 from replaylint.versioning import Comparison, add_comparison
@@ -265,19 +251,41 @@ def checked(run: Run) -> ReplayReport:
             traceback.print_exc()
         usage_error(f"internal error: {type(error).__name__}: {error}")
     finally:
-        if prefetched is not None:
-            prefetched.stop()
-        if marked:
-            Marks.wanted = False
         if bar is not None:
             bar.clear()
         log.info("checked in %.2f s", time.perf_counter() - started)
 
 
+@contextmanager
+def _ahead(run: Run) -> Iterator[None]:
+    """What the check does ahead for this run, undone however it ends: the [*] marks worked
+    out where each file is checked (index/marks.py), and a worker importing LibCST while the
+    run decides what to check (index/prefetch.py)."""
+    from replaylint.index.marks import Marks
+    from replaylint.index.prefetch import Prefetched
+
+    try:
+        Marks.wanted = _shows_marks(run.options)
+        if run.jobs > 1 and run.cache is not None and run.cache.folder.is_dir():
+            Prefetched.allow()  # an index to reuse: the scan starts it at a changed file
+            if any(os.path.isfile(path) for path in run.files):
+                # Files named (pre-commit names the changed ones) are most likely checked:
+                # the worker imports while the run walks, too.
+                Prefetched.start()
+        yield
+    finally:
+        Prefetched.stop()
+        Marks.wanted = False
+
+
 def _shows_marks(options: CheckOptions) -> bool:
-    """Does the report show the [*] marks (the text formats)?"""
+    """Does the report of this check show the [*] marks (the text formats)? Not when it is not
+    printed (`--silent`, `--statistics`, `--diff`, `--add-ignore`) or a fix may change the files
+    before the report that is (`--fix`)."""
     from replaylint import reporters
 
+    if options.fix or options.diff or options.add_ignore:
+        return False
     return (
         not options.silent and not options.statistics and options.output_format in reporters.COLORED
     )

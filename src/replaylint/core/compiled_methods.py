@@ -83,6 +83,7 @@ class KeptMethods:
             return
         import tempfile  # only when writing: it costs a warm run a few ms to import
 
+        _sweep(self.folder)
         for module in sorted(self.grown):
             table = self.tables[module]
             file = self._file(module)
@@ -99,6 +100,21 @@ class KeptMethods:
                 self.grown.clear()
                 return  # a read-only install: each process compiles, as it would without this
         self.grown.clear()
+
+
+_STALE_SECONDS = 60
+
+
+def _sweep(folder: Path) -> None:
+    """Remove what a writer killed between its temporary file and the rename left behind."""
+    import time
+
+    try:
+        for stale in folder.glob(".methods-*"):
+            if time.time() - stale.stat().st_mtime > _STALE_SECONDS:
+                stale.unlink()
+    except OSError:
+        pass
 
 
 def kept_folder() -> Path | None:

@@ -72,7 +72,10 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
     data = data or default_data()
     planned: dict[str, FileFix] = {}
     for path, module, findings in _fixable_files(report.findings, data):
-        fix = _file_fix(path, module, findings, data, unsafe)
+        try:
+            fix = _file_fix(path, module, findings, data, unsafe)
+        except RecursionError:
+            continue  # nested deeper than LibCST's visitors reach: the file is left as it is
         if fix is not None:
             planned[path] = fix
     return planned
@@ -91,7 +94,10 @@ def fixable_findings(findings: Iterable[Finding], data: FixData | None = None) -
     every: set[Finding] = set()
     for _, module, found in _fixable_files(findings, data):
         before = module.code
-        both = fix_module_both_ways(module, found, data)
+        try:
+            both = fix_module_both_ways(module, found, data)
+        except RecursionError:
+            continue  # as plan() leaves it: no fix
         for (edited, fixed), marked in zip(both, (safe, every), strict=True):
             if fixed and edited.code != before:  # as _file_fix decides what a fix is
                 marked.update(fixed)

@@ -42,16 +42,22 @@ class Prefetched:
         context = pool_context()
         if context.get_start_method() != "fork":
             return  # a spawned worker imports everything anew: nothing is gained
-        cls.workers = Workers(1, context)
-        cls.workers.submit(0, warm_up)
-        cls.workers.begin()
+        workers: Workers[int] = Workers(1, context)
+        workers.submit(0, warm_up)
+        try:
+            workers.begin()
+        except OSError:  # no process to be had (a limit on processes): the run does without
+            workers.close(kill=True)
+            return
+        cls.workers = workers
 
     @classmethod
     def stop(cls) -> None:
-        """Kill it: a worker still importing would keep a polite close waiting."""
+        """End it: killed while it still imports (a polite close would wait for that), asked
+        to stop once idle (so that it is never killed while writing what it compiled)."""
         cls.allowed = False
         if cls.workers is not None:
-            cls.workers.close(kill=True)
+            cls.workers.close(kill=not cls.workers.idle())
             cls.workers = None
 
     @classmethod

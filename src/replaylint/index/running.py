@@ -66,6 +66,8 @@ def run_batches_apart(
     # A module too large to parse here without keeping Ctrl-C waiting goes to a worker, alone.
     from replaylint.index.survival import Batch, check_surviving
 
+    Prefetched.stop()  # the batches have a pool of their own: no process beside it
+
     heaviest = max(sum(len(c[2]) for c in own) for own in batches)
     processes = processes_for(max(1, jobs), len(batches), largest, heaviest, limit)
     surviving = [Batch(own) for own in batches]

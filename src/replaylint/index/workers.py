@@ -69,8 +69,8 @@ def _serve(conn: Connection, parent_pid: int, forked: bool) -> None:
             outcome: tuple[bool, Any] = (True, function(*arguments))
         except Exception as error:  # handed back; the main process decides what it means
             outcome = (False, f"{type(error).__name__}: {error}")
+        keep_now()  # before the answer: a worker the main process ends once answered has written
         conn.send(outcome)
-        keep_now()  # after the answer: the main process does not wait for the write
 
 
 class Workers(Generic[K]):
@@ -97,6 +97,10 @@ class Workers(Generic[K]):
     def submit(self, key: K, function: Callable[..., Any], *arguments: Any) -> None:
         """Queue a task; `function` must be importable by name (it is pickled by reference)."""
         self._queue.append((key, function, arguments))
+
+    def idle(self) -> bool:
+        """No task queued or running."""
+        return not self._queue and all(w.key is None for w in self._workers)
 
     def begin(self) -> None:
         """Hand the queued tasks to workers now (started as needed), not when results() is
