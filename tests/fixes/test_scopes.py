@@ -41,12 +41,7 @@ def _scopes(module: cst.Module, lines: set[int]) -> Scopes:
 
 
 def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    found, stack = [], [node]
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        stack.extend(node.children)
-    return found
+    return [node, *parent_map(node)]  # every node under it has a parent
 
 
 def test_the_answers_in_the_kept_part_are_the_whole_modules() -> None:
