@@ -3,10 +3,11 @@
 A run with an index checks only what changed, often one module: on its own that is a batch for
 this process, which then pays for importing LibCST and the engine (about 80 ms) after the scan
 has decided what changed (the framework records and their patterns, about 30 ms). Forked when
-the scan meets the first file the index does not know, a worker does that import on another
-core meanwhile, and the batch is checked there: the same function on the same candidates, so
-the same records. A run that finds nothing changed never starts one (forking costs a warm run
-about 10 ms); one whose batches go to a pool of their own kills it unused.
+the scan meets the first file the index does not know (or as the command starts, when it names
+files: pre-commit names those a commit changes), a worker does that import on another core
+meanwhile, and the batch is checked there: the same function on the same candidates, so the
+same records. A run that finds nothing changed never starts one (forking costs a warm run about
+10 ms); one whose batches go to a pool of their own ends it first (running.py).
 """
 
 from __future__ import annotations
