@@ -158,8 +158,8 @@ _installed: KeptMethods | None = None
 
 
 def keep_now() -> None:
-    """Write what this process compiled so far. A worker process calls it after each task: it
-    ends without running exit hooks, and is often the only process that imports LibCST (a
-    cold run's batches, a one-module edit checked in the worker started with the command)."""
+    """Write what this process compiled so far. A worker process calls it as it ends each task:
+    it exits without running exit hooks, and is often the only process that imports LibCST (a
+    cold run's batches, an edit checked in the prefetched worker, index/prefetch.py)."""
     if _installed is not None:
         _installed.write()

@@ -18,9 +18,7 @@ from replaylint.fixes.ordering import known_orderable, wrapped_part
 from replaylint.fixes.reach import OutsideWorkflow
 from replaylint.fixes.scopes import Scopes
 from replaylint.fixes.template import Parts, free_names, render
-from replaylint.fixes.unused_imports import (
-    used_imports,
-)
+from replaylint.fixes.unused_imports import used_imports
 from replaylint.parse.children import parent_map
 from replaylint.presets.records import presets
 

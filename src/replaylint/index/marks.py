@@ -26,6 +26,8 @@ def with_marks(records: list[Record]) -> list[Record]:
     (when the run wants them)."""
     if not Marks.wanted:
         return records
+    # A helper's findings that several workflows of the batch reach are worked out once.
+    worked: dict[str, marks.Entry] = {}
     for record in records:
         if record.kind != WORKFLOW:
             continue
@@ -33,7 +35,9 @@ def with_marks(records: list[Record]) -> list[Record]:
             digest = marks.digest(path, found)
             if digest is None:
                 continue
-            from replaylint.fixes.api import fixable_findings  # LibCST: imported to check
+            if digest not in worked:
+                from replaylint.fixes.api import fixable_findings  # LibCST: imported to check
 
-            record.marks[path] = marks.entry(digest, found, fixable_findings(found))
+                worked[digest] = marks.entry(digest, found, fixable_findings(found))
+            record.marks[path] = worked[digest]
     return records

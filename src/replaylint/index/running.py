@@ -51,8 +51,8 @@ def run_batches_apart(
         apart = []
         for number, own in enumerate(batches):
             chosen = choose(number) if choose is not None else check
-            # In the worker started with the command, when there is one: it has imported
-            # LibCST and the engine meanwhile (prefetch.py).
+            # In the prefetched worker, when the run started one: it has imported LibCST and
+            # the engine meanwhile (prefetch.py).
             records = Prefetched.run(chosen, config, own)
             if unused(records):
                 records = chosen(config, own, tick)
