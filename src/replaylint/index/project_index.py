@@ -329,6 +329,10 @@ def tree_digest(files: list[str], registrations: Registrations | None) -> str:
 
 
 def registrars_key(registrars: list[tuple[str, str]]) -> str:
-    """The digest of some registrars' paths and bytes (their sha256s)."""
-    text = "\n".join(f"{path}:{sha}" for path, sha in sorted(registrars))
+    """The digest of some registrars' paths and bytes (their sha256s). Paths are made
+    absolute: a run of `.` and one naming files (pre-commit's) reach the same registrars by
+    relative and by absolute paths, and must find each other's summaries."""
+    cwd = os.getcwd()
+    named = sorted((absolute(path, cwd), sha) for path, sha in registrars)
+    text = "\n".join(f"{path}:{sha}" for path, sha in named)
     return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:32]
