@@ -20,7 +20,13 @@ from pathlib import Path
 
 def count(tree: Path) -> dict[str, int]:
     import replaylint.engine.project as project
+    import replaylint.index.running as running
     from replaylint.cli.main import main
+
+    # A module over this size is checked in a worker process even with `--jobs 1`, where the
+    # counter below would not see its parses: here every batch stays in this process.
+    in_process = running.IN_PROCESS_BYTES
+    running.IN_PROCESS_BYTES = sys.maxsize  # type: ignore[misc]
 
     parsed: collections.Counter[str] = collections.Counter()
     original = project.Project.load
@@ -43,6 +49,7 @@ def count(tree: Path) -> dict[str, int]:
         os.chdir(previous)
         sys.argv = argv
         project.Project.load = original  # type: ignore[method-assign]
+        running.IN_PROCESS_BYTES = in_process  # type: ignore[misc]
     modules = json.loads(report.getvalue()).get("modules", [])
     return {
         "parses": sum(parsed.values()),
