@@ -75,13 +75,15 @@ def _construct_line(source: bytes, message: str, line: int) -> int:
 
 def _pep701_fstring(tree: cst.Module) -> int | None:
     """The line of an f-string holding a string quoted like itself (`f"{x or "n/a"}"`), which
-    only Python 3.12 reads (PEP 701); lines are counted from the module's code."""
-    code = tree.code
+    only Python 3.12 reads (PEP 701); lines are counted from the module's code, generated only
+    once one is found (most modules the byte test lets through hold none, and generating a
+    module's code costs about as much as this walk)."""
     for node in _walk(tree):
         if isinstance(node, cst.FormattedString):
             quote = node.end
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringExpression) and _quotes(part, quote):
+                    code = tree.code
                     text = tree.code_for_node(node)
                     return code[: code.find(text)].count("\n") + 1 if text in code else 1
     return None
