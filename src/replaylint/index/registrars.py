@@ -183,14 +183,13 @@ class _Parts:
         self, found: list[Record], jobs: int, limit: int | None
     ) -> tuple[Registrations | None, list[Record]]:
         """The whole summary from the parts checked now (`found`: each batch's records, then
-        one carrying its summary) and those stored; every part checked again with the whole
-        when it says more than a part knew. The parts and the whole are kept in the index."""
+        one carrying its summary) and those stored; the parts the whole says more to than
+        they knew checked again with it. The parts and the whole are kept in the index."""
         whole, summaries, alone = self.summaries_merged(found)
         known = [summary for summary in summaries if summary is not None]
         records = [record for record in found if record.kind != REGISTRATIONS]
         if whole is not None and len(known) > 1 and any(s.affected_by(whole) for s in known):
-            check = partial(check_with, registrations=whole)
-            records = run_batches(self.parts, self.config, check, jobs, None, limit)
+            records = self._again(found, summaries, whole, jobs, limit)
         index = self.index
         if index is not None and whole is not None:
             for n in self.todo:
@@ -202,6 +201,47 @@ class _Parts:
             index.keep_parts(set(self.keys))
             index.keep_whole(self.key, whole, self.keys)
         return whole, records
+
+    def _again(
+        self,
+        found: list[Record],
+        summaries: list[Registrations | None],
+        whole: Registrations,
+        jobs: int,
+        limit: int | None,
+    ) -> list[Record]:
+        """Every part's records once the whole is known, in part order: a part checked now
+        that the whole does not affect keeps its records (the whole registers nothing in the
+        modules it read that it did not register itself, so checked with it they come out
+        the same, as for the batches checked before it: _standing); the others are checked
+        again, as are the parts whose summary was stored (their records are wanted now) and
+        a part whose batch died before it named its summary."""
+        again = [
+            n
+            for n, summary in enumerate(summaries)
+            if n not in self.todo or summary is None or summary.affected_by(whole)
+        ]
+        check = partial(check_with, registrations=whole)
+        redone = run_batches_apart(
+            [self.parts[n] for n in again], self.config, check, jobs, None, limit
+        )
+        checked_again = dict(zip(again, redone, strict=True))
+        # Each part's records as its batches gave them, ahead of the one carrying its summary;
+        # those of a batch that died, named by no summary, go with the next part's, as in
+        # summaries_merged, or after every part's when no part follows.
+        part_of = {os.path.realpath(path): n for n in self.todo for path, _, _ in self.parts[n]}
+        own: dict[int, list[Record]] = {}
+        pending: list[Record] = []
+        for record in found:
+            if record.kind == REGISTRATIONS:
+                own.setdefault(part_of[record.path], []).extend(pending)
+                pending = []
+            else:
+                pending.append(record)
+        records: list[Record] = []
+        for n in range(len(self.parts)):
+            records += checked_again[n] if n in checked_again else own.get(n, [])
+        return records + pending
 
 
 def check_before(
