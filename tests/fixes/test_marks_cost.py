@@ -92,9 +92,10 @@ def test_both_ways_at_once_answer_as_each_way_apart(many: Path) -> None:
     module = unvalidated.parse_module(many.read_bytes())
     data = default_data()
     safe, every = attempts.fix_module_both_ways(module, findings, data)
-    for (edited, fixed), unsafe in ((safe, False), (every, True)):
+    for (edited, fixed, code), unsafe in ((safe, False), (every, True)):
         alone, fixed_alone = attempts.fix_module(module, findings, data, unsafe=unsafe)
         assert (edited.code, fixed) == (alone.code, fixed_alone)
+        assert code == edited.code  # the code it was judged by
     assert len(safe[1]) == HELPERS - 1 and len(every[1]) == HELPERS + 1
 
 

@@ -5,8 +5,8 @@ that part."""
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
+from replaylint.fixes.located import located
 from replaylint.fixes.names import Names
 from replaylint.fixes.scopes import Scopes
 from replaylint.parse.children import parent_map
@@ -36,8 +36,7 @@ NAMES = ["CLOCK", "workflow_id", "value", "when", "time", "workflow", "declares"
 
 
 def _scopes(module: cst.Module, lines: set[int]) -> Scopes:
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    return Scopes(module, lines, positions, parent_map(module))
+    return Scopes(module, located(module, lines, SOURCE).holding, parent_map(module))
 
 
 def _nodes(node: cst.CSTNode) -> list[cst.CSTNode]:

@@ -14,7 +14,7 @@ import libcst as cst
 from replaylint.core.codes import Code
 from replaylint.core.files import replace_whole
 from replaylint.core.findings import Finding, Fixable, Report
-from replaylint.fixes.attempts import fix_module, fix_module_both_ways
+from replaylint.fixes.attempts import fix_module, fix_module_both_ways, fix_module_with_code
 from replaylint.fixes.data import FixData, default_data
 from replaylint.fixes.edit import ModuleFixer
 from replaylint.fixes.template import render
@@ -71,9 +71,9 @@ def plan(report: Report, *, unsafe: bool, data: FixData | None = None) -> dict[s
     are left out. Nothing is written. Unsafe fixes only when `unsafe`."""
     data = data or default_data()
     planned: dict[str, FileFix] = {}
-    for path, module, findings in _fixable_files(report.findings, data):
+    for path, source, module, findings in _fixable_files(report.findings, data):
         try:
-            fix = _file_fix(path, module, findings, data, unsafe)
+            fix = _file_fix(path, source, module, findings, data, unsafe)
         except RecursionError:
             continue  # nested deeper than LibCST's visitors reach: the file is left as it is
         if fix is not None:
@@ -92,22 +92,23 @@ def fixable_findings(findings: Iterable[Finding], data: FixData | None = None) -
     data = data or default_data()
     safe: set[Finding] = set()
     every: set[Finding] = set()
-    for _, module, found in _fixable_files(findings, data):
+    for _, source, module, found in _fixable_files(findings, data):
         before = module.code
         try:
-            both = fix_module_both_ways(module, found, data)
+            both = fix_module_both_ways(module, found, data, source)
         except RecursionError:
             continue  # as plan() leaves it: no fix
-        for (edited, fixed), marked in zip(both, (safe, every), strict=True):
-            if fixed and edited.code != before:  # as _file_fix decides what a fix is
+        for (_, fixed, code), marked in zip(both, (safe, every), strict=True):
+            if fixed and code != before:  # as _file_fix decides what a fix is
                 marked.update(fixed)
     return Fixable(frozenset(safe), frozenset(every - safe))
 
 
 def _fixable_files(
     findings: Iterable[Finding], data: FixData
-) -> Iterator[tuple[str, cst.Module, list[Finding]]]:
-    """Each file holding a fixable finding, in path order: its tree and those findings."""
+) -> Iterator[tuple[str, bytes, cst.Module, list[Finding]]]:
+    """Each file holding a fixable finding, in path order: its bytes, its tree and those
+    findings."""
     by_path: dict[str, list[Finding]] = {}
     for finding in _fixable(findings, data):
         by_path.setdefault(finding.path, []).append(finding)
@@ -116,20 +117,27 @@ def _fixable_files(
         if not file.is_file():
             continue  # stdin, or a file gone since the check
         try:
-            module = unvalidated.parse_module(file.read_bytes())
+            source = file.read_bytes()
+            module = unvalidated.parse_module(source)
         except (cst.ParserSyntaxError, OSError, UnicodeDecodeError, RecursionError):
             continue
-        yield path, module, by_path[path]
+        yield path, source, module, by_path[path]
 
 
 def _file_fix(
-    path: str, module: cst.Module, findings: list[Finding], data: FixData, unsafe: bool
+    path: str,
+    source: bytes,
+    module: cst.Module,
+    findings: list[Finding],
+    data: FixData,
+    unsafe: bool,
 ) -> FileFix | None:
-    edited, fixed = fix_module(module, findings, data, unsafe=unsafe)
-    if not fixed or edited.code == module.code:
+    _, fixed, code = fix_module_with_code(module, findings, data, unsafe=unsafe, source=source)
+    before = module.code
+    if not fixed or code is None or code == before:
         return None
     ordered = tuple(sorted(fixed, key=Finding.sort_key))
-    return FileFix(path, module.code, edited.code, ordered, module.encoding)
+    return FileFix(path, before, code, ordered, module.encoding)
 
 
 def apply(
@@ -160,7 +168,7 @@ def fix_source(
         module = cst.parse_module(source)
     except (cst.ParserSyntaxError, RecursionError):
         return source, ()
-    edited, fixed = fix_module(module, chosen, data, unsafe=unsafe)
+    edited, fixed = fix_module(module, chosen, data, unsafe=unsafe, source=source)
     return edited.code, tuple(sorted(fixed, key=Finding.sort_key))
 
 
@@ -191,7 +199,7 @@ def fix_for(
         module = cst.parse_module(source)
     except (cst.ParserSyntaxError, RecursionError):
         return None
-    fixer = ModuleFixer(module, data, (finding.span.line, finding.span.end_line))
+    fixer = ModuleFixer(module, data, (finding.span.line, finding.span.end_line), source)
     chosen = fixer.choose(finding)
     if chosen is None:
         return None

@@ -20,7 +20,9 @@ from replaylint.fixes.unused_imports import may_leave_unused, without_unused_imp
 
 log = logging.getLogger("replaylint")
 
-Fixed = tuple[cst.Module, list[Finding]]  # a module with fixes made, and the findings fixed
+# A module with fixes made, the findings fixed, and the module's code (None when nothing was
+# fixed): generated once, to see that it compiles, and not again by whoever compares it.
+Fixed = tuple[cst.Module, list[Finding], "str | None"]
 
 
 class _Apply(cst.CSTTransformer):
@@ -73,27 +75,48 @@ def _parenthesize_awaits(node: cst.CSTNode) -> cst.CSTNode:
 
 
 def fix_module(
-    module: cst.Module, findings: Iterable[Finding], data: FixData, *, unsafe: bool
+    module: cst.Module,
+    findings: Iterable[Finding],
+    data: FixData,
+    *,
+    unsafe: bool,
+    source: bytes | str | None = None,
 ) -> tuple[cst.Module, list[Finding]]:
     """The module with every applicable fix made, and the findings fixed.
 
     Unsafe fixes only when `unsafe`. The result always compiles: if the edits together do not
     (a case the conditions missed), they are tried one by one and only those that keep the
-    module compiling are kept."""
+    module compiling are kept. `source`: what `module` was parsed from, when at hand."""
+    edited, fixed, _ = fix_module_with_code(module, findings, data, unsafe=unsafe, source=source)
+    return edited, fixed
+
+
+def fix_module_with_code(
+    module: cst.Module,
+    findings: Iterable[Finding],
+    data: FixData,
+    *,
+    unsafe: bool,
+    source: bytes | str | None = None,
+) -> Fixed:
+    """fix_module, with the fixed module's code (None when no fix is made)."""
     findings = list(findings)
-    fixer = ModuleFixer(module, data, _lines(findings))
+    fixer = ModuleFixer(module, data, _lines(findings), source)
     chosen = [(finding, fixer.choose(finding)) for finding in findings]
     return _fixed(fixer, _plans(chosen, unsafe=unsafe))
 
 
 def fix_module_both_ways(
-    module: cst.Module, findings: Iterable[Finding], data: FixData
+    module: cst.Module,
+    findings: Iterable[Finding],
+    data: FixData,
+    source: bytes | str | None = None,
 ) -> tuple[Fixed, Fixed]:
     """fix_module's answers without and with unsafe fixes, from one analysis of the module:
     each finding's fix is chosen once, and the edits are made once when every fix chosen is
     safe (the two answers are then one). What the [*] marks need, at the cost of one fix."""
     findings = list(findings)
-    fixer = ModuleFixer(module, data, _lines(findings))
+    fixer = ModuleFixer(module, data, _lines(findings), source)
     chosen = [(finding, fixer.choose(finding)) for finding in findings]
     every = _plans(chosen, unsafe=True)
     safe = _plans(chosen, unsafe=False)
@@ -128,19 +151,19 @@ def _plans(
 
 def _fixed(fixer: ModuleFixer, plans: dict[int, Plan]) -> Fixed:
     if not plans:
-        return fixer.module, []
+        return fixer.module, [], None
     result = _attempt(fixer, plans)
     if result is None:
         kept: dict[int, Plan] = {}
         for key, plan in plans.items():
             if _attempt(fixer, {**kept, key: plan}) is not None:
                 kept[key] = plan
-        result = _attempt(fixer, kept) if kept else (fixer.module, [])
+        result = _attempt(fixer, kept) if kept else (fixer.module, [], None)
     assert result is not None
     return result
 
 
-def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> tuple[cst.Module, list[Finding]] | None:
+def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> Fixed | None:
     apply = _Apply(fixer, plans)
     edited = fixer.module.visit(apply)
     imports: list[str] = []
@@ -154,11 +177,12 @@ def _attempt(fixer: ModuleFixer, plans: dict[int, Plan]) -> tuple[cst.Module, li
     held = all(scopes.holds(node) for node in edited_nodes)
     if not held or may_leave_unused(scopes.part, scopes.of_part, edited_nodes):
         edited = without_unused_imports(fixer.module, edited, fixer.used_imports)
-    if not _compiles(edited.code):
+    code = edited.code
+    if not _compiles(code):
         log.debug("fixes together do not compile; trying them one by one")
         return None
     fixed = [finding for plan in apply.applied for finding in plan.findings]
-    return edited, fixed
+    return edited, fixed, code
 
 
 def _compiles(code: str) -> bool:

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from replaylint.core.codes import Code
 from replaylint.core.findings import Finding, FixRef
 from replaylint.fixes.data import FixData, Template
+from replaylint.fixes.located import located
 from replaylint.fixes.names import BLOCKED, Names
 from replaylint.fixes.ordering import known_orderable, wrapped_part
 from replaylint.fixes.reach import OutsideWorkflow
@@ -54,17 +54,21 @@ class ModuleFixer:
     """The fixes that apply to one parsed module (metadata computed once)."""
 
     def __init__(
-        self, module: cst.Module, data: FixData, lines: Iterable[int] | None = None
+        self,
+        module: cst.Module,
+        data: FixData,
+        lines: Iterable[int] | None = None,
+        source: bytes | str | None = None,
     ) -> None:
-        """`lines`: where the findings to fix sit; the scopes are worked out for the top-level
-        statements holding them (None: for the whole module)."""
+        """`lines`: where the findings to fix sit; positions and scopes are worked out for the
+        top-level statements holding them (None: for the whole module). `source`: what
+        `module` was parsed from (its code, generated again, when not given)."""
         self.data = data
-        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self.module = wrapper.module
+        self.module = module
         self.parents = parent_map(self.module)
-        positions = wrapper.resolve(PositionProvider)
-        kept = None if lines is None else set(lines)
-        self.names = Names(self.module, Scopes(self.module, kept, positions, self.parents))
+        where = located(module, lines, module.code if source is None else source)
+        positions = where.positions
+        self.names = Names(self.module, Scopes(self.module, where.holding, self.parents))
         self.imports_runtime = any(
             name == "replaylint" or name.startswith("replaylint.")
             for name in _imported_modules(self.module)

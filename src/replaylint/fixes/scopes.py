@@ -15,27 +15,26 @@ from collections.abc import Collection, Mapping
 from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, Scope, ScopeProvider
+from libcst.metadata import MetadataWrapper, Scope, ScopeProvider
 
 _EMPTY_BODY = cst.IndentedBlock(body=[cst.SimpleStatementLine(body=[cst.Pass()])])
 
 
 class Scopes:
-    """The scope at each node of `module`; `lines`: where the fixes' findings sit (None: the
-    whole module is analysed)."""
+    """The scope at each node of `module`; `holding`: the ids of the top-level statements
+    that hold the fixes' findings (located.py; None: the whole module is analysed)."""
 
     def __init__(
         self,
         module: cst.Module,
-        lines: Collection[int] | None = None,
-        positions: Mapping[cst.CSTNode, CodeRange] | None = None,
+        holding: Collection[int] | None = None,
         parents: Mapping[cst.CSTNode, cst.CSTNode] | None = None,
     ) -> None:
         self.module = module
         self.part = module
         self._parents = parents
-        if lines is not None and positions is not None and parents is not None:
-            self.part = _kept_part(module, set(lines), positions, parents)
+        if holding is not None and parents is not None:
+            self.part = _kept_part(module, holding, parents)
         # The top-level statements analysed as they are in the module (by id).
         self._kept = {id(s) for s, t in zip(self.part.body, module.body, strict=True) if s is t}
 
@@ -67,13 +66,10 @@ class Scopes:
 
 
 def _kept_part(
-    module: cst.Module,
-    lines: set[int],
-    positions: Mapping[cst.CSTNode, CodeRange],
-    parents: Mapping[cst.CSTNode, cst.CSTNode],
+    module: cst.Module, holding: Collection[int], parents: Mapping[cst.CSTNode, cst.CSTNode]
 ) -> cst.Module:
-    """The module with the body of each top-level function and class that holds none of
-    `lines` and declares no `global` or `nonlocal` replaced by `pass`."""
+    """The module with the body of each top-level function and class that holds no finding
+    (is not in `holding`) and declares no `global` or `nonlocal` replaced by `pass`."""
     declaring = {id(_top(node, parents)) for node in parents if isinstance(node, _DECLARATIONS)}
     body: list[cst.BaseStatement] = []
     changed = False
@@ -81,7 +77,7 @@ def _kept_part(
         if (
             isinstance(statement, (cst.FunctionDef, cst.ClassDef))
             and id(statement) not in declaring
-            and not any(_spans(statement, positions, line) for line in lines)
+            and id(statement) not in holding
         ):
             body.append(statement.with_changes(body=_EMPTY_BODY))
             changed = True
@@ -99,15 +95,3 @@ def _top(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> cst.C
     while parent is not None and not isinstance(parent, cst.Module):
         node, parent = parent, parents.get(parent)
     return node
-
-
-def _spans(
-    statement: cst.FunctionDef | cst.ClassDef, positions: Mapping[cst.CSTNode, CodeRange], line: int
-) -> bool:
-    """Does `line` fall within the statement, its decorators included?"""
-    ranges = [positions[n] for n in (statement, *statement.decorators) if n in positions]
-    if not ranges:
-        return True  # unknown: kept
-    first = min(r.start.line for r in ranges)
-    last = max(r.end.line for r in ranges)
-    return first <= line <= last

@@ -57,7 +57,7 @@ def judge(source: bytes) -> None:
         raise ParseFailure(f"syntax error: {error} (line 1)", 1) from None
 
 
-def statement_lines(source: bytes) -> list[int]:
+def statement_lines(source: bytes | str) -> list[int]:
     """The first line of every statement of a module CPython accepts, in preorder (a
     decorator's, for a decorated one), which lets positions be found by generating code for one
     statement, not the module. Empty when building the Python tree is deeper than compiling
