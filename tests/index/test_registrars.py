@@ -112,6 +112,29 @@ def test_batches_checked_before_the_summary_are_checked_again_when_it_reaches_th
     assert _report(2) == serial  # flows_c checked beside worker_a, then again with its summary
 
 
+@pytest.mark.parametrize("files", [{"flows_b.py": FLOWS_B}, {"flows_c.py": FLOWS_C}])
+def test_a_lone_batch_checked_again_is_checked_in_a_worker_with_more_than_one_job(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: dict[str, str]
+) -> None:
+    """As its first check was: a module that kills the process checking it is then reported
+    as such, and never takes the run down with it."""
+    from replaylint.index import survival
+
+    _project(tmp_path, {"flows_a.py": FLOWS_A, "worker_a.py": WORKER_A, **files})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(affinity, "BATCH", 1)
+    pooled: list[list[str]] = []
+    surviving = survival.check_surviving
+
+    def spied(batches: list[survival.Batch], *arguments: object, **keywords: object) -> object:
+        pooled.append(sorted(Path(path).name for b in batches for path, _, _ in b.task()))
+        return surviving(batches, *arguments, **keywords)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(survival, "check_surviving", spied)
+    _report(2)
+    assert list(files) in pooled  # the one batch the whole affects, checked again
+
+
 def test_what_a_batch_checked_before_the_summary_read_tells_whether_it_stands(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

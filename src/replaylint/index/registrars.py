@@ -123,7 +123,9 @@ def _standing(
     ]
     if again:
         check = partial(check_with, registrations=whole)
-        redone = run_batches_apart([rest[n] for n in again], config, check, jobs, None, limit)
+        redone = run_batches_apart(
+            [rest[n] for n in again], config, check, jobs, None, limit, pooled=True
+        )
         for number, results in zip(again, redone, strict=True):
             by_batch[number] = results
     return [record for results in by_batch for record in results]
@@ -223,7 +225,7 @@ class _Parts:
         ]
         check = partial(check_with, registrations=whole)
         redone = run_batches_apart(
-            [self.parts[n] for n in again], self.config, check, jobs, None, limit
+            [self.parts[n] for n in again], self.config, check, jobs, None, limit, pooled=True
         )
         checked_again = dict(zip(again, redone, strict=True))
         # Each part's records as its batches gave them, ahead of the one carrying its summary;

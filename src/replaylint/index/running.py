@@ -42,12 +42,16 @@ def run_batches_apart(
     choose: Callable[[int], Check] | None = None,
     finished: Callable[[int, list[Record]], None] | None = None,
     leading: int = 0,
+    pooled: bool = False,
 ) -> list[list[Record]]:
     """run_batches' records, one list per batch. `choose(n)` picks batch n's check as it
     starts, `finished(n, records)` is told as it ends, and the first `leading` batches start
-    first (survival.check_surviving)."""
+    first (survival.check_surviving). `pooled`: with more than one job, even a lone batch is
+    checked in a worker (one checked again, whose first check a worker may not have survived:
+    here, a module that kills its process would end the run)."""
     largest = max((len(data) for own in batches for _, _, data in own), default=0)
-    if (jobs <= 1 or len(batches) <= 1) and largest < IN_PROCESS_BYTES:
+    alone = len(batches) <= 1 and not pooled
+    if (jobs <= 1 or alone) and largest < IN_PROCESS_BYTES:
         apart = []
         for number, own in enumerate(batches):
             chosen = choose(number) if choose is not None else check
