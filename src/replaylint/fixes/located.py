@@ -27,25 +27,25 @@ from replaylint.parse.positions import statement_origins
 
 
 @dataclass(frozen=True)
-class Located:
+class Placed:
     positions: Mapping[cst.CSTNode, CodeRange]  # every node of the statements `holding`
     holding: Collection[int] | None  # ids of the top-level statements holding a line; None: all
 
 
-def located(module: cst.Module, lines: Iterable[int] | None, source: bytes | str) -> Located:
+def located(module: cst.Module, lines: Iterable[int] | None, source: bytes | str) -> Placed:
     """The positions a fix of findings on `lines` looks up, `module` being `source` parsed."""
     if lines is None:
-        return Located(_whole(module), None)
+        return Placed(_whole(module), None)
     starts = _top_starts(module, source)
     if starts is None:
         positions = _whole(module)
-        return Located(positions, _holding_by_range(module, set(lines), positions))
+        return Placed(positions, _holding_by_range(module, set(lines), positions))
     # A line before the first statement's code (the module's header) is in none.
     holding = sorted({bisect.bisect_right(starts, line) - 1 for line in lines} - {-1})
     found: dict[cst.CSTNode, CodeRange] = {}
     for i in holding:
         found.update(_positions(module, module.body[i], starts[i]))
-    return Located(found, {id(module.body[i]) for i in holding})
+    return Placed(found, {id(module.body[i]) for i in holding})
 
 
 def _whole(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
