@@ -36,6 +36,11 @@ SOURCES = {
     "no trailing newline": "import time\n\ndef f():\n    return time.time()",
     "tabs and a form feed": "import time\n\f\nclass K:\n\tdef m(self):\n\t\treturn time.time()\n",
     "only a header": "# nothing but comments\n",
+    # CPython dates these decorators from their expressions, a line after the `@`.
+    "a decorator's expression on the next line": (
+        "import time\n\n\n@(\n    lambda c: c\n)\nclass W:\n    def run(self):\n"
+        "        return time.time()\n\n\n@ \\\n  deco\ndef f():\n    return time.time()\n"
+    ),
 }
 
 

@@ -81,6 +81,29 @@ def test_statement_spans_match_module_spans(source: str) -> None:
     assert positions.spans_in_statements(tree, wanted, first_lines) == positions.spans(tree, wanted)
 
 
+# CPython dates a decorator from its expression's first token, a line after its `@` here.
+LATER_EXPRESSIONS = {
+    "parenthesized": "@(\n    lambda f: f\n)\nasync def reminder(ctx, at=time.time()):\n",
+    "continued": "class K:\n    @ \\\n    staticmethod\n    def m(at=time.time()):\n",
+    "a comment": "@(  # comment\n    staticmethod)\ndef m(at=time.time()):\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(LATER_EXPRESSIONS))
+def test_a_decorator_whose_expression_starts_after_its_at_is_placed_from_the_whole_module(
+    name: str,
+) -> None:
+    from replaylint import guard_source
+
+    body = LATER_EXPRESSIONS[name]
+    source = f"import time\n__adk_workflow__ = True\n\n{body}        return at\n"
+    tree, _ = parse(source.encode())
+    assert positions.statement_origins(tree, statement_lines(source.encode())) is None
+    [finding] = guard_source(source, source="wf.py").findings
+    line = source[: source.index("time.time()")].count("\n") + 1
+    assert (finding.code.value, finding.span.line) == ("ADK-W003", line)
+
+
 def test_statements_the_parsers_cannot_pair_fall_back_to_the_whole_module() -> None:
     tree, _ = parse(b"x = f()\n")
     statement = tree.body[0]

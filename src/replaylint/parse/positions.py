@@ -114,6 +114,8 @@ def statement_origins(
         leading = len(getattr(node, "leading_lines", ()))
         decorators = getattr(node, "decorators", ())
         if decorators:
+            if _after_its_at(module, decorators[0]):
+                return None  # CPython's first line is not the `@`'s: no pairing by lines
             leading += len(decorators[0].leading_lines)
         origins[id(node)] = (first_lines[index] - leading, indent, index)
         if isinstance(node, cst.SimpleStatementLine):
@@ -132,6 +134,19 @@ def statement_origins(
                 inner.append(len(suite.body))
         stack.extend(reversed(inner))
     return origins if index == len(first_lines) else None
+
+
+def _after_its_at(module: cst.Module, decorator: cst.Decorator) -> bool:
+    """Does a line end between the decorator's `@` and its expression's first token
+    (`@(` or `@ \\` before a newline)? CPython then dates the decorator, and a statement's
+    first line, from the later line (a parenthesized tuple from its parenthesis: it is
+    judged the same way, to be safe)."""
+    text = decorator.whitespace_after_at.value + module.code_for_node(decorator.decorator)
+    for character in text:
+        if character in " \t\f(\\":
+            continue  # a backslash here can only continue the line: its newline follows
+        return character in "\r\n#"  # a comment is always followed by a newline here
+    return False
 
 
 def _suites(node: cst.CSTNode, default_indent: str) -> list[tuple[cst.CSTNode, str]]:
