@@ -51,3 +51,27 @@ def test_findings_or_dynamic_imports_are_unproven(tmp_path: Path) -> None:
     assert coverage("a.py")[0] == "unproven"
     assert coverage("b.py")[0] == "unproven"
     assert coverage("c.py")[0] == "unproven"  # the dynamic import is in what it reaches
+
+
+def test_a_package_importing_its_own_submodules_is_local_all_through(tmp_path: Path) -> None:
+    """`from . import clock` in the package's own __init__.py names the package: the submodule
+    is a local module, read and followed (what it reaches is reported), not a module missing
+    from the project (whose workflows were unproven, and never kept in the index)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from . import clock, sizes\n")
+    (tmp_path / "pkg" / "clock.py").write_text(
+        "import time\n\n\ndef now():\n    return time.time()\n"
+    )
+    (tmp_path / "pkg" / "sizes.py").write_text("def double(x):\n    return 2 * x\n")
+    (tmp_path / "pure.py").write_text(
+        "from pkg import sizes\n__adk_workflow__ = True\n\n\ndef run(x):\n    return sizes.double(x)\n"
+    )
+    (tmp_path / "timed.py").write_text(
+        "from pkg import clock\n__adk_workflow__ = True\n\n\ndef run():\n    return clock.now()\n"
+    )
+    assert coverage("pure.py")[0] == "self-contained-static"
+    [finding] = guard("timed.py").findings
+    assert (finding.code.value, finding.span.line, finding.call) == ("ADK-W005", 6, "clock.now")
+    assert [(hop.path, hop.line, hop.call) for hop in finding.chain] == [
+        ("pkg/clock.py", 5, "time.time")
+    ]

@@ -186,7 +186,10 @@ class Project:
             if found is None:
                 continue
             if found.resolve() == importer.path:
-                return None
+                # `from . import x` in a package's own __init__.py names the package: its own
+                # names, then its submodules (whose import Python makes then), all local. Any
+                # other way of naming a module from itself is left to the module as it is.
+                return importer if level and not parts else None
             module_name = self.absolute_name(name, level, importer) if level else name
             return self._load_local(found, module_name)
         if level:
