@@ -75,3 +75,25 @@ def test_a_package_importing_its_own_submodules_is_local_all_through(tmp_path: P
     assert [(hop.path, hop.line, hop.call) for hop in finding.chain] == [
         ("pkg/clock.py", 5, "time.time")
     ]
+
+
+def test_its_record_is_kept_so_a_warm_run_checks_nothing(
+    tmp_path: Path, checked: list[str]
+) -> None:
+    from replaylint.api import run
+    from replaylint.index.cache import Cache
+    from replaylint.project.config import Resolver
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from . import sizes\n")
+    (tmp_path / "pkg" / "sizes.py").write_text("def double(x):\n    return 2 * x\n")
+    (tmp_path / "pure.py").write_text(
+        "from pkg import sizes\n__adk_workflow__ = True\n\n\ndef run(x):\n    return sizes.double(x)\n"
+    )
+    cache = Cache(tmp_path / ".cache")
+    run(["."], resolver=Resolver(), cache=cache)
+    assert checked == ["pure.py"]
+    checked.clear()
+    [module] = run(["."], resolver=Resolver(), cache=cache).modules
+    assert checked == []  # a module with an import missing from the project is never kept
+    assert module.coverage == "self-contained-static"
