@@ -14,7 +14,7 @@ from replaylint.core.codes import CATEGORY_OF
 from replaylint.core.findings import ChainLink
 from replaylint.core.paths import display_path
 from replaylint.engine.engines import replayed
-from replaylint.parse import release, stacks
+from replaylint.parse import kept, release, stacks
 from replaylint.parse.parsing import ParseFailure, parse
 from replaylint.presets.frameworks import Frameworks
 from replaylint.presets.records import inline_activity
@@ -92,6 +92,7 @@ class Project:
             return cached
         tree, read_by_cpython = parse(source, target_version(self.target_setting, key.parent))
         release.after_parse(len(source))
+        kept.loaded()
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),

@@ -21,6 +21,7 @@ from replaylint.index import affinity
 from replaylint.index.marks import with_marks
 from replaylint.index.project_index import registrars_key
 from replaylint.index.running import run_batches, run_batches_apart
+from replaylint.parse import kept
 
 if TYPE_CHECKING:
     from replaylint.engine.registrations import Registrations
@@ -254,9 +255,10 @@ def check_before(
     from replaylint.engine import check
     from replaylint.engine.project import project_for
 
-    records, read = check.check_before_registrations(batch, project_for(config), tick)
-    first = os.path.realpath(batch[0][0]) if batch else ""
-    return [*with_marks(records), Record(first, "", "", REGISTRATIONS, registrations=read)]
+    with kept.batch():
+        records, read = check.check_before_registrations(batch, project_for(config), tick)
+        first = os.path.realpath(batch[0][0]) if batch else ""
+        return [*with_marks(records), Record(first, "", "", REGISTRATIONS, registrations=read)]
 
 
 def check_registrars(
@@ -266,9 +268,10 @@ def check_registrars(
     from replaylint.engine import check
     from replaylint.engine.project import project_for
 
-    records, summary = check.check_registrars(batch, project_for(config), tick)
-    first = os.path.realpath(batch[0][0]) if batch else ""
-    return [*with_marks(records), Record(first, "", "", REGISTRATIONS, registrations=summary)]
+    with kept.batch():
+        records, summary = check.check_registrars(batch, project_for(config), tick)
+        first = os.path.realpath(batch[0][0]) if batch else ""
+        return [*with_marks(records), Record(first, "", "", REGISTRATIONS, registrations=summary)]
 
 
 def check_with(
@@ -281,5 +284,6 @@ def check_with(
     from replaylint.engine import check
     from replaylint.engine.project import project_for
 
-    records = check.check_records(batch, project_for(config), None, tick, registrations)
-    return with_marks(records)
+    with kept.batch():
+        records = check.check_records(batch, project_for(config), None, tick, registrations)
+        return with_marks(records)

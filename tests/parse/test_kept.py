@@ -1,0 +1,127 @@
+"""Trees a batch keeps stay out of the collector's full passes until the batch ends, and
+everything frozen goes back then (a process's own frozen objects frozen again)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replaylint.engine import check
+from replaylint.engine.project import Project
+from replaylint.index.registrars import check_with
+from replaylint.parse import kept
+from replaylint.project.config import Config
+
+WORKFLOW = (
+    "from temporalio import workflow\n\n"
+    "from helpers import stamp\n\n\n"
+    "@workflow.defn\n"
+    "class Greeter:\n"
+    "    @workflow.run\n"
+    "    async def run(self) -> str:\n"
+    "        return stamp()\n"
+)
+HELPERS = "import time\n\n\ndef stamp() -> str:\n    return str(time.time())\n"
+
+
+class _Cycle:
+    """Garbage only the cyclic collector frees (a weakref tells when it has)."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def nothing_frozen() -> Iterator[None]:
+    """Start with no frozen object; put back what the process had frozen."""
+    before = gc.get_freeze_count()
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+    if before:
+        gc.freeze()
+
+
+def _load(tmp_path: Path) -> Project:
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    path = tmp_path / "flows.py"
+    path.write_text(WORKFLOW)
+    project = Project()
+    project.load(path, path.read_bytes())
+    return project
+
+
+def test_modules_loaded_in_a_batch_are_frozen_until_it_ends(
+    tmp_path: Path, nothing_frozen: None
+) -> None:
+    with kept.batch():
+        project = _load(tmp_path)
+        assert len(project.modules) == 2
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
+
+
+def test_outside_a_batch_nothing_is_frozen(tmp_path: Path, nothing_frozen: None) -> None:
+    _load(tmp_path)
+    kept.loaded()
+    assert gc.get_freeze_count() == 0
+
+
+def test_garbage_frozen_at_a_load_is_freed_once_the_batch_ends(nothing_frozen: None) -> None:
+    with kept.batch():
+        garbage = _Cycle()
+        alive = weakref.ref(garbage)
+        del garbage
+        kept.loaded()
+        gc.collect()
+        assert alive() is not None  # frozen: no pass visits it while the batch runs
+    gc.collect()
+    assert alive() is None
+
+
+def test_the_last_of_concurrent_batches_unfreezes(tmp_path: Path, nothing_frozen: None) -> None:
+    with kept.batch():
+        with kept.batch():
+            _load(tmp_path)
+        assert gc.get_freeze_count() > 0  # the outer batch still keeps its trees
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_process_own_frozen_objects_are_frozen_again(nothing_frozen: None) -> None:
+    survivor = _Cycle()
+    gc.freeze()  # as the editor server does after warming up
+    with kept.batch():
+        garbage = _Cycle()
+        alive = weakref.ref(garbage)
+        del garbage
+        kept.loaded()
+    assert alive() is None  # the batch's garbage was freed before freezing again
+    assert gc.get_freeze_count() > 0
+    assert survivor.me is survivor
+
+
+def test_a_batch_checked_for_the_index_keeps_its_trees_frozen_until_it_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nothing_frozen: None
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "flows.py").write_text(WORKFLOW)
+    frozen_inside: list[int] = []
+    records_of = check.check_records
+
+    def spied(*arguments: Any, **keywords: Any) -> Any:
+        records = records_of(*arguments, **keywords)
+        frozen_inside.append(gc.get_freeze_count())
+        return records
+
+    monkeypatch.setattr(check, "check_records", spied)
+    batch = [(str(tmp_path / "flows.py"), "flows.py", WORKFLOW.encode())]
+    records = check_with(Config(), batch)
+    assert [r.display for r in records if r.display] == ["flows.py"]
+    assert frozen_inside and frozen_inside[0] > 0
+    assert gc.get_freeze_count() == 0
