@@ -94,6 +94,8 @@ class FunctionInfo:
     # Called by its framework from the framework's own workflow (a hosted workflow's edge
     # condition): replayed code that no run looks up by its name.
     hosted: bool = False
+    # Whether its body only looks at a parameter, by name, once asked (resolve/parameters.py).
+    looks_only: dict[str, bool] = field(default_factory=dict)
 
     def replays(self, statement: cst.CSTNode | None) -> bool:
         """Is the statement (a hit's or a call's innermost one) in the replayed part?"""

@@ -22,7 +22,12 @@ def only_looked_at(callee: Func, call: cst.Call, arg: cst.Arg, position: int) ->
     if not isinstance(node, cst.FunctionDef) or arg.star:
         return False
     name = _parameter(callee, node, call, arg, position)
-    return name is not None and _inspected_only(node, name)
+    if name is None:
+        return False
+    known = callee.info.looks_only.get(name)
+    if known is None:  # asked again at every call of it: its body is walked once per parameter
+        known = callee.info.looks_only[name] = _inspected_only(node, name)
+    return known
 
 
 def _parameter(
