@@ -4,6 +4,9 @@ everything frozen goes back then (a process's own frozen objects frozen again)."
 from __future__ import annotations
 
 import gc
+import os
+import select
+import signal
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,3 +128,31 @@ def test_a_batch_checked_for_the_index_keeps_its_trees_frozen_until_it_ends(
     assert [r.display for r in records if r.display] == ["flows.py"]
     assert frozen_inside and frozen_inside[0] > 0
     assert gc.get_freeze_count() == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX-only")
+def test_a_child_forked_during_a_batch_starts_with_none_under_way(nothing_frozen: None) -> None:
+    """Another thread of the parent forks workers while this one checks a batch in-process:
+    the child must not inherit the batch (it would never unfreeze) nor a held lock."""
+    read, write = os.pipe()
+    with kept.batch():
+        kept.loaded()
+        with kept._LOCK:  # held by the parent's thread at the moment of the fork
+            pid = os.fork()
+        if pid == 0:  # the child: report what it starts with, then run a batch of its own
+            try:
+                state = f"{kept._batches} {gc.get_freeze_count() > 0}"
+                with kept.batch():
+                    kept.loaded()
+                state += f" {gc.get_freeze_count() > 0}"
+                os.write(write, state.encode())
+            finally:
+                os._exit(0)
+    os.close(write)
+    answered, _, _ = select.select([read], [], [], 30)
+    if not answered:  # the child waits for a lock forever: the fork kept the parent's state
+        os.kill(pid, signal.SIGKILL)
+    with os.fdopen(read) as answer:
+        said = answer.read() if answered else "no answer"
+    os.waitpid(pid, 0)
+    assert said == "0 False False"

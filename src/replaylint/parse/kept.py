@@ -17,6 +17,7 @@ has its survivors frozen again when the batch ends, once a full pass has freed t
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,6 +46,22 @@ def batch() -> Iterator[None]:
                 if _frozen_before:
                     gc.collect()
                     gc.freeze()
+
+
+def _forked() -> None:
+    """A child forked while another thread of its parent ran a batch (an API caller's threads):
+    it runs none of its parent's batches, so it starts with none under way, a lock nobody
+    holds, and nothing of theirs frozen (a worker that kept it would never free it)."""
+    global _LOCK, _batches, _frozen_before
+    _LOCK = threading.Lock()
+    if _batches:
+        gc.unfreeze()
+    _batches = 0
+    _frozen_before = 0
+
+
+if hasattr(os, "register_at_fork"):  # no fork on Windows
+    os.register_at_fork(after_in_child=_forked)
 
 
 def loaded() -> None:
