@@ -10,8 +10,9 @@ ends, all of it goes back (`gc.unfreeze`) and is freed as before. What was garba
 waits for the end of its batch: small beside the trees (peak memory as before on four real
 trees; bench/where_time_goes.md).
 
-A process that froze objects of its own before a batch (the editor server, after warming up)
-has its survivors frozen again when the batch ends, once a full pass has freed the batch's.
+A process that has frozen objects of its own (the editor server, after warming up) keeps its
+collector as it set it: its batches are small (a module and its helpers), and putting its own
+objects back would cost it a full pass after each check.
 """
 
 from __future__ import annotations
@@ -24,40 +25,37 @@ from contextlib import contextmanager
 
 _LOCK = threading.Lock()
 _batches = 0  # batches under way in this process, in every thread
-_frozen_before = 0  # objects the process had frozen itself when the first of them began
+_freezing = False  # whether they freeze: nothing was frozen when the first of them began
 
 
 @contextmanager
 def batch() -> Iterator[None]:
     """One batch's check: modules loaded meanwhile are kept out of full passes until the last
     batch under way in the process ends."""
-    global _batches, _frozen_before
+    global _batches, _freezing
     with _LOCK:
         _batches += 1
         if _batches == 1:
-            _frozen_before = gc.get_freeze_count()
+            _freezing = gc.get_freeze_count() == 0
     try:
         yield
     finally:
         with _LOCK:
             _batches -= 1
-            if _batches == 0:
+            if _batches == 0 and _freezing:
                 gc.unfreeze()
-                if _frozen_before:
-                    gc.collect()
-                    gc.freeze()
 
 
 def _forked() -> None:
     """A child forked while another thread of its parent ran a batch (an API caller's threads):
     it runs none of its parent's batches, so it starts with none under way, a lock nobody
     holds, and nothing of theirs frozen (a worker that kept it would never free it)."""
-    global _LOCK, _batches, _frozen_before
+    global _LOCK, _batches, _freezing
     _LOCK = threading.Lock()
-    if _batches:
+    if _batches and _freezing:
         gc.unfreeze()
     _batches = 0
-    _frozen_before = 0
+    _freezing = False
 
 
 if hasattr(os, "register_at_fork"):  # no fork on Windows
@@ -66,5 +64,5 @@ if hasattr(os, "register_at_fork"):  # no fork on Windows
 
 def loaded() -> None:
     """A module was parsed: inside a batch, what is alive now stays out of full passes."""
-    if _batches:
+    if _batches and _freezing:
         gc.freeze()
