@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from replaylint.cli.main import cli
 from replaylint.engine import check
 from replaylint.engine.project import Project
 from replaylint.index.registrars import check_with
@@ -41,10 +43,13 @@ class _Cycle:
 
 @pytest.fixture
 def nothing_frozen() -> Iterator[None]:
-    """Start with no frozen object; put back what the process had frozen."""
+    """Start with no frozen object, as the command's run wants (kept.wanted); put back what
+    the process had frozen."""
     before = gc.get_freeze_count()
     gc.unfreeze()
+    kept.wanted(True)
     yield
+    kept.wanted(False)
     gc.unfreeze()
     if before:
         gc.freeze()
@@ -73,6 +78,29 @@ def test_outside_a_batch_nothing_is_frozen(tmp_path: Path, nothing_frozen: None)
     _load(tmp_path)
     kept.loaded()
     assert gc.get_freeze_count() == 0
+
+
+def test_outside_the_command_run_a_batch_freezes_nothing(
+    tmp_path: Path, nothing_frozen: None
+) -> None:
+    """An API caller, the editor server, the MCP tools: their threads may overlap batches."""
+    kept.wanted(False)
+    with kept.batch():
+        _load(tmp_path)
+        assert gc.get_freeze_count() == 0
+
+
+def test_an_ended_batch_is_collected_before_the_next_one_freezes(nothing_frozen: None) -> None:
+    """A batch's Project is garbage in cycles once it ends: the next batch's first load must
+    not freeze it again with the living (memory would grow batch after batch)."""
+    with kept.batch():
+        kept.loaded()
+        garbage = _Cycle()
+        alive = weakref.ref(garbage)
+        del garbage
+    with kept.batch():
+        kept.loaded()
+        assert alive() is None
 
 
 def test_garbage_frozen_at_a_load_is_freed_once_the_batch_ends(nothing_frozen: None) -> None:
@@ -159,3 +187,27 @@ def test_a_child_forked_during_a_batch_starts_with_none_under_way(nothing_frozen
         said = answer.read() if answered else "no answer"
     os.waitpid(pid, 0)
     assert said == "0 False False"
+
+
+def test_the_command_run_freezes_its_batches_and_nothing_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nothing_frozen: None
+) -> None:
+    kept.wanted(False)  # as a process starts: the command sets it for its run
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "helpers.py").write_text(HELPERS)
+    (tmp_path / "flows.py").write_text(WORKFLOW)
+    frozen_inside: list[int] = []
+    records_of = check.check_records
+
+    def spied(*arguments: Any, **keywords: Any) -> Any:
+        records = records_of(*arguments, **keywords)
+        frozen_inside.append(gc.get_freeze_count())
+        return records
+
+    monkeypatch.setattr(check, "check_records", spied)
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--jobs", "1", "flows.py"])
+    assert result.exit_code == 1, result.output
+    assert "flows.py:10: ADK-W005" in result.output
+    assert frozen_inside and frozen_inside[0] > 0
+    assert gc.get_freeze_count() == 0
+    assert not kept._wanted

@@ -259,12 +259,15 @@ def checked(run: Run) -> ReplayReport:
 @contextmanager
 def _ahead(run: Run) -> Iterator[None]:
     """What the check does ahead for this run, undone however it ends: the [*] marks worked
-    out where each file is checked (index/marks.py), and a worker importing LibCST while the
-    run decides what to check (index/prefetch.py)."""
+    out where each file is checked (index/marks.py), a worker importing LibCST while the
+    run decides what to check (index/prefetch.py), and batches that keep their trees out of
+    the collector's full passes (parse/kept.py)."""
     from replaylint.index.marks import Marks
     from replaylint.index.prefetch import Prefetched
+    from replaylint.parse import kept
 
     try:
+        kept.wanted(True)
         Marks.wanted = _shows_marks(run.options)
         if run.jobs > 1 and run.cache is not None and run.cache.folder.is_dir():
             Prefetched.allow()  # an index to reuse: the scan starts it at a changed file
@@ -276,6 +279,7 @@ def _ahead(run: Run) -> Iterator[None]:
     finally:
         Prefetched.stop()
         Marks.wanted = False
+        kept.wanted(False)
 
 
 def _shows_marks(options: CheckOptions) -> bool:
