@@ -41,6 +41,11 @@ class _Cycle:
         self.me = self
 
 
+def _dropped() -> weakref.ref[_Cycle]:
+    """A cycle no one holds any more: what a finished batch's Project is."""
+    return weakref.ref(_Cycle())
+
+
 @pytest.fixture
 def nothing_frozen() -> Iterator[None]:
     """Start with no frozen object, as the command's run wants (kept.wanted); put back what
@@ -95,9 +100,7 @@ def test_an_ended_batch_is_collected_before_the_next_one_freezes(nothing_frozen:
     not freeze it again with the living (memory would grow batch after batch)."""
     with kept.batch():
         kept.loaded()
-        garbage = _Cycle()
-        alive = weakref.ref(garbage)
-        del garbage
+        alive = _dropped()
     with kept.batch():
         kept.loaded()
         assert alive() is None
@@ -105,10 +108,12 @@ def test_an_ended_batch_is_collected_before_the_next_one_freezes(nothing_frozen:
 
 def test_garbage_frozen_at_a_load_is_freed_once_the_batch_ends(nothing_frozen: None) -> None:
     with kept.batch():
-        garbage = _Cycle()
-        alive = weakref.ref(garbage)
-        del garbage
-        kept.loaded()
+        gc.disable()  # no pass of its own between the drop and the load
+        try:
+            alive = _dropped()
+            kept.loaded()
+        finally:
+            gc.enable()
         gc.collect()
         assert alive() is not None  # frozen: no pass visits it while the batch runs
     gc.collect()
@@ -129,9 +134,7 @@ def test_a_process_that_froze_objects_of_its_own_keeps_its_collector(
     gc.freeze()  # as the editor server does after warming up
     before = gc.get_freeze_count()
     with kept.batch():
-        garbage = _Cycle()
-        alive = weakref.ref(garbage)
-        del garbage
+        alive = _dropped()
         kept.loaded()
         gc.collect()
         assert alive() is None  # nothing frozen at the load: collected as before
@@ -139,21 +142,30 @@ def test_a_process_that_froze_objects_of_its_own_keeps_its_collector(
     assert gc.get_freeze_count() == before  # its own objects stay frozen, none added
 
 
-def test_a_batch_checked_for_the_index_keeps_its_trees_frozen_until_it_ends(
+@pytest.fixture
+def frozen_inside(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nothing_frozen: None
-) -> None:
+) -> list[int]:
+    """A project of a workflow and its helper in the working folder, and the frozen count
+    each batch's check sees once its modules are loaded (appended as it ends)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "helpers.py").write_text(HELPERS)
     (tmp_path / "flows.py").write_text(WORKFLOW)
-    frozen_inside: list[int] = []
+    counts: list[int] = []
     records_of = check.check_records
 
     def spied(*arguments: Any, **keywords: Any) -> Any:
         records = records_of(*arguments, **keywords)
-        frozen_inside.append(gc.get_freeze_count())
+        counts.append(gc.get_freeze_count())
         return records
 
     monkeypatch.setattr(check, "check_records", spied)
+    return counts
+
+
+def test_a_batch_checked_for_the_index_keeps_its_trees_frozen_until_it_ends(
+    tmp_path: Path, frozen_inside: list[int]
+) -> None:
     batch = [(str(tmp_path / "flows.py"), "flows.py", WORKFLOW.encode())]
     records = check_with(Config(), batch)
     assert [r.display for r in records if r.display] == ["flows.py"]
@@ -189,22 +201,8 @@ def test_a_child_forked_during_a_batch_starts_with_none_under_way(nothing_frozen
     assert said == "0 False False"
 
 
-def test_the_command_run_freezes_its_batches_and_nothing_after(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nothing_frozen: None
-) -> None:
+def test_the_command_run_freezes_its_batches_and_nothing_after(frozen_inside: list[int]) -> None:
     kept.wanted(False)  # as a process starts: the command sets it for its run
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "helpers.py").write_text(HELPERS)
-    (tmp_path / "flows.py").write_text(WORKFLOW)
-    frozen_inside: list[int] = []
-    records_of = check.check_records
-
-    def spied(*arguments: Any, **keywords: Any) -> Any:
-        records = records_of(*arguments, **keywords)
-        frozen_inside.append(gc.get_freeze_count())
-        return records
-
-    monkeypatch.setattr(check, "check_records", spied)
     result = CliRunner().invoke(cli, ["check", "--no-cache", "--jobs", "1", "flows.py"])
     assert result.exit_code == 1, result.output
     assert "flows.py:10: ADK-W005" in result.output
