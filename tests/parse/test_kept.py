@@ -8,7 +8,7 @@ import os
 import select
 import signal
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -173,24 +173,15 @@ def test_a_batch_checked_for_the_index_keeps_its_trees_frozen_until_it_ends(
     assert gc.get_freeze_count() == 0
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX-only")
-def test_a_child_forked_during_a_batch_starts_with_none_under_way(nothing_frozen: None) -> None:
-    """Another thread of the parent forks workers while this one checks a batch in-process:
-    the child must not inherit the batch (it would never unfreeze) nor a held lock."""
+def _in_child(work: Callable[[], str]) -> str:
+    """What `work` says in a child forked now (a child that hangs says "no answer")."""
     read, write = os.pipe()
-    with kept.batch():
-        kept.loaded()
-        with kept._LOCK:  # held by the parent's thread at the moment of the fork
-            pid = os.fork()
-        if pid == 0:  # the child: report what it starts with, then run a batch of its own
-            try:
-                state = f"{kept._batches} {gc.get_freeze_count() > 0}"
-                with kept.batch():
-                    kept.loaded()
-                state += f" {gc.get_freeze_count() > 0}"
-                os.write(write, state.encode())
-            finally:
-                os._exit(0)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.write(write, work().encode())
+        finally:
+            os._exit(0)
     os.close(write)
     answered, _, _ = select.select([read], [], [], 30)
     if not answered:  # the child waits for a lock forever: the fork kept the parent's state
@@ -198,7 +189,42 @@ def test_a_child_forked_during_a_batch_starts_with_none_under_way(nothing_frozen
     with os.fdopen(read) as answer:
         said = answer.read() if answered else "no answer"
     os.waitpid(pid, 0)
+    return said
+
+
+def _childs_batch() -> str:
+    """What a child starts with, and whether its own batch leaves anything frozen."""
+    state = f"{kept._batches} {gc.get_freeze_count() > 0}"
+    with kept.batch():
+        kept.loaded()
+    return f"{state} {gc.get_freeze_count() > 0}"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX-only")
+def test_a_child_forked_during_a_batch_starts_with_none_under_way(nothing_frozen: None) -> None:
+    """Another thread of the parent forks workers while this one checks a batch in-process:
+    the child must not inherit the batch (it would never unfreeze) nor a held lock."""
+    with kept.batch():
+        kept.loaded()
+        with kept._LOCK:  # held by the parent's thread at the moment of the fork
+            said = _in_child(_childs_batch)
     assert said == "0 False False"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX-only")
+def test_a_child_collects_what_its_parent_batches_left_before_freezing(
+    nothing_frozen: None,
+) -> None:
+    with kept.batch():
+        kept.loaded()
+    alive = _dropped()  # as an ended batch's Project: garbage the next batch collects
+
+    def first_batch() -> str:
+        with kept.batch():
+            kept.loaded()
+            return "collected" if alive() is None else "frozen again"
+
+    assert _in_child(first_batch) == "collected"
 
 
 def test_the_command_run_freezes_its_batches_and_nothing_after(frozen_inside: list[int]) -> None:

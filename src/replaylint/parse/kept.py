@@ -66,14 +66,15 @@ def batch() -> Iterator[None]:
 def _forked() -> None:
     """A child forked while another thread of its parent ran a batch: it runs none of its
     parent's batches, so it starts with none under way, a lock nobody holds, and nothing of
-    theirs frozen (a worker that kept it would never free it)."""
+    theirs frozen (a worker that kept it would never free it). What its parent's batches left
+    to collect, it collects before its own first load."""
     global _LOCK, _batches, _freezing, _garbage
     _LOCK = threading.Lock()
     if _batches and _freezing:
         gc.unfreeze()
+        _garbage = True  # the parent's batch, which the child will never end: collected first
     _batches = 0
     _freezing = False
-    _garbage = False
 
 
 if hasattr(os, "register_at_fork"):  # no fork on Windows
