@@ -7,9 +7,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import libcst
 import pytest
 
 from replaylint import guard
+from replaylint.parse import versions
 from replaylint.project.python_version import lower_bound, parse_setting
 
 PEP701 = 'import time\n\n__adk_workflow__ = True\n\n\ndef run(x):\n    label = f"{x or "n/a"}"\n    return label, time.time()\n'
@@ -81,3 +83,66 @@ def test_a_plain_syntax_error_names_no_version(tmp_path: Path) -> None:
     [(_, line, code, call)] = _project(tmp_path, '[project]\nrequires-python = ">=3.12"\n', broken)
     assert (line, code) == (3, "ADK-E001")
     assert "Python 3" not in call
+
+
+def test_an_interpreter_that_reads_pep701_finds_it_for_an_older_target(monkeypatch) -> None:
+    # Checked as a 3.12 interpreter would: it compiles the module, LibCST's tree shows the
+    # f-string that a 3.11 target cannot read.
+    monkeypatch.setattr(versions, "RUNNING", (3, 12))
+    source = PEP701.encode()
+    found = versions.newer_syntax(source, libcst.parse_module(source), (3, 11))
+    assert found == ("f-string: a quote of the string's own kind inside it needs Python 3.12", 7)
+
+
+def test_an_interpreter_older_than_312_does_not_look_for_pep701(monkeypatch) -> None:
+    # Such an interpreter refused the f-string before LibCST read it: no walk for what
+    # cannot be there (a module with an f-string and a dict on one line passes the byte test).
+    monkeypatch.setattr(versions, "RUNNING", (3, 11))
+
+    def walked(tree: object) -> int:
+        raise AssertionError("walked for a PEP 701 f-string")
+
+    monkeypatch.setattr(versions, "_pep701_fstring", walked)
+    source = b'def run(x):\n    return f"{x}", {"a": 1}\n'
+    assert versions.newer_syntax(source, libcst.parse_module(source), (3, 10)) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "target", "words", "at"),
+    [
+        ("if (y := 1):\n    pass", (3, 7), "Assignment expressions", 2),
+        ("def f(a, /):\n    pass", (3, 7), "Positional-only parameters", 2),
+        ('s = f"{y=}"', (3, 7), "f-string: self documenting expressions", 2),
+        ("with (open(a) as b, open(c) as d):\n    pass", (3, 8), "Parenthesized context", 2),
+        ("match y:\n    case 1:\n        pass", (3, 9), "Pattern matching", 2),
+        ("try:\n    pass\nexcept* ValueError:\n    pass", (3, 10), "Exception groups", 4),
+    ],
+)
+def test_what_cpython_refuses_under_an_older_target_is_found_where_written(
+    line: str, target: tuple[int, int], words: str, at: int
+) -> None:
+    source = f"a = b = c = d = 1\n{line}\n".encode()
+    found = versions.newer_syntax(source, libcst.parse_module(source), target)
+    assert found is not None
+    assert found[0].startswith(words)
+    assert found[1] == at
+
+
+@pytest.mark.parametrize(
+    ("line", "target"),
+    [
+        ("@a[0].b\ndef f():\n    pass", (3, 8)),  # a decorator expression (3.9)
+        ("x: tuple[int, *Ts] = a[*b]", (3, 10)),  # a star in a subscript (3.11)
+        ("x = [*a, *b]", (3, 10)),
+        ("with (open(a) as b, open(c) as d):\n    pass", (3, 9)),
+        ("match = re.match(a, b)", (3, 9)),
+    ],
+)
+def test_what_cpython_does_not_refuse_costs_no_second_parse(
+    monkeypatch, line: str, target: tuple[int, int]
+) -> None:
+    parsed: list[tuple[int, int]] = []
+    monkeypatch.setattr(versions.pyast, "parse_for", lambda source, version: parsed.append(version))
+    source = f"{line}\n".encode()
+    assert versions.newer_syntax(source, libcst.parse_module(source), target) is None
+    assert parsed == ([target] if line.startswith("match =") else [])

@@ -19,16 +19,18 @@ RUNNING: Version = (sys.version_info.major, sys.version_info.minor)
 _OLDEST_FEATURE_VERSION: Version = (3, 7)  # the oldest `feature_version` CPython accepts
 
 
-# What each version added that its predecessors refuse, as bytes a module must hold to use it:
-# most modules hold none, and are spared a second parse by CPython.
+# What CPython refuses under an older `feature_version`, by the version that added it, as bytes
+# a module must hold to use it: most modules hold none, and are spared a second parse by CPython.
+# Only what it checks is listed (3.11 on: walrus, positional-only and `f"{x=}"` 3.8,
+# parenthesized context managers 3.9, match 3.10, except* 3.11, type aliases and parameters
+# 3.12). It holds no decorator expression (3.9) nor star in a subscript (`tuple[int, *Ts]`,
+# 3.11) against an older version: a byte test for those would only buy a parse that finds nothing.
+_PARENTHESIZED_WITH = re.compile(rb"^[ \t]*(async[ \t]+)?with[ \t]*\(", re.MULTILINE)
 _ADDED: tuple[tuple[Version, re.Pattern[bytes]], ...] = (
-    ((3, 8), re.compile(rb":=|/\s*[,)]|=\s*}")),  # walrus, positional-only, f"{x=}"
-    ((3, 9), re.compile(rb"^[ \t]*@[^\n(]*[\[(]", re.MULTILINE)),  # any decorator expression
-    (
-        (3, 10),
-        re.compile(rb"^[ \t]*(match|case)\b|^[ \t]*(async[ \t]+)?with[ \t]*\(", re.MULTILINE),
-    ),
-    ((3, 11), re.compile(rb"except[ \t]*\*|\[[ \t]*\*")),  # except*, star in a subscript
+    ((3, 8), re.compile(rb":=|/\s*[,)]|=\s*}")),
+    ((3, 9), _PARENTHESIZED_WITH),
+    ((3, 10), re.compile(rb"^[ \t]*(match|case)\b", re.MULTILINE)),
+    ((3, 11), re.compile(rb"except[ \t]*\*")),
     ((3, 12), re.compile(rb"^[ \t]*type[ \t]+\w|(def|class)[ \t]+\w+[ \t]*\[", re.MULTILINE)),
 )
 # An f-string whose braces hold a quote of its own kind (PEP 701).
@@ -36,7 +38,8 @@ _OWN_QUOTE = re.compile(rb"""[fF][rR]?("|')[^\n]*?\{[^}\n]*\1""")
 
 
 def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str, int] | None:
-    """(what needs a newer Python, its line) for the first such construct, else None."""
+    """(what needs a newer Python, its line) for the first such construct in a module this
+    interpreter compiled, else None."""
     if target >= RUNNING or target < _OLDEST_FEATURE_VERSION:
         return None
     if any(version > target and pattern.search(source) for version, pattern in _ADDED):
@@ -49,7 +52,9 @@ def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str,
             return message, _construct_line(source, message, error.lineno or 1)
         except (ValueError, RecursionError, MemoryError):
             pass  # deeper than CPython's tree goes: the module compiled, so let it be
-    if target < (3, 12) and _OWN_QUOTE.search(source):
+    # An interpreter older than 3.12 has already refused such an f-string (its tokenizer ends
+    # the string at the inner quote, leaving a brace open): only a newer one needs the walk.
+    if target < (3, 12) <= RUNNING and _OWN_QUOTE.search(source):
         line = _pep701_fstring(tree)
         if line is not None:
             return "f-string: a quote of the string's own kind inside it needs Python 3.12", line
@@ -57,9 +62,10 @@ def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str,
 
 
 # CPython names some constructs at the end of the statement that holds them (an `except*` at
-# its `try`'s last line): where the construct itself is written, by what the message says.
+# its `try`'s last line, a parenthesized `with` at its body's): where the construct itself is written, by what the message says.
 _CONSTRUCTS = (
     ("Exception groups", re.compile(rb"^[ \t]*except[ \t]*\*", re.MULTILINE)),
+    ("Parenthesized context managers", _PARENTHESIZED_WITH),
     ("Pattern matching", re.compile(rb"^[ \t]*match\b", re.MULTILINE)),
 )
 
