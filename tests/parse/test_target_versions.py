@@ -116,16 +116,27 @@ def test_an_interpreter_older_than_312_does_not_look_for_pep701(monkeypatch) -> 
         ("with (open(a) as b, open(c) as d):\n    pass", (3, 8), "Parenthesized context", 2),
         ("match y:\n    case 1:\n        pass", (3, 9), "Pattern matching", 2),
         ("try:\n    pass\nexcept* ValueError:\n    pass", (3, 10), "Exception groups", 4),
+        ("g = lambda a, /: a", (3, 7), "Positional-only parameters", 2),
+        # CPython names the line its parameters end on
+        ("def f(a, /  # the rest\n):\n    pass", (3, 7), "Positional-only parameters", 3),
+        ('s = f"{y=!r}"', (3, 7), "f-string: self documenting expressions", 2),
+        ('s = f"{y=:>10}"', (3, 7), "f-string: self documenting expressions", 2),
+        ("with \\\n(open(a) as b, open(c) as d):\n    pass", (3, 8), "Parenthesized context", 2),
+        ("try:\n    pass\nexcept\\\n* ValueError:\n    pass", (3, 10), "Exception groups", 4),
+        # the refused `with`, not the one inside it whose parenthesis holds an expression
+        ("with (a as b, c as d):\n    with (e) as f:\n        pass", (3, 8), "Parenthesized", 2),
+        ("with (a as b, c as d):\n    pass\nwith (e) as f:\n    pass", (3, 8), "Parenthesized", 2),
     ],
 )
 def test_what_cpython_refuses_under_an_older_target_is_found_where_written(
     line: str, target: tuple[int, int], words: str, at: int
 ) -> None:
-    source = f"a = b = c = d = 1\n{line}\n".encode()
-    found = versions.newer_syntax(source, libcst.parse_module(source), target)
-    assert found is not None
-    assert found[0].startswith(words)
-    assert found[1] == at
+    for newline in ("\n", "\r"):  # a lone CR ends a line for CPython too
+        source = f"a = b = c = d = e = f = 1\n{line}\n".replace("\n", newline).encode()
+        found = versions.newer_syntax(source, libcst.parse_module(source), target)
+        assert found is not None
+        assert found[0].startswith(words)
+        assert found[1] == at
 
 
 @pytest.mark.parametrize(

@@ -25,14 +25,21 @@ _OLDEST_FEATURE_VERSION: Version = (3, 7)  # the oldest `feature_version` CPytho
 # parenthesized context managers 3.9, match 3.10, except* 3.11, type aliases and parameters
 # 3.12). It holds no decorator expression (3.9) nor star in a subscript (`tuple[int, *Ts]`,
 # 3.11) against an older version: a byte test for those would only buy a parse that finds nothing.
-_PARENTHESIZED_WITH = re.compile(rb"^[ \t]*(async[ \t]+)?with[ \t]*\(", re.MULTILINE)
-_ADDED: tuple[tuple[Version, re.Pattern[bytes]], ...] = (
-    ((3, 8), re.compile(rb":=|/\s*[,)]|=\s*}")),
-    ((3, 9), _PARENTHESIZED_WITH),
-    ((3, 10), re.compile(rb"^[ \t]*(match|case)\b", re.MULTILINE)),
-    ((3, 11), re.compile(rb"except[ \t]*\*")),
-    ((3, 12), re.compile(rb"^[ \t]*type[ \t]+\w|(def|class)[ \t]+\w+[ \t]*\[", re.MULTILINE)),
+_LINE = rb"^[ \t\f]*"
+_GAP = rb"[ \t\f]*(?:\\(?:\r\n|\r|\n)[ \t\f]*)*"  # blanks, backslash continuations included
+_PARENTHESIZED_WITH = re.compile(
+    _LINE + rb"(?:async" + _GAP + rb")?with" + _GAP + rb"\(", re.MULTILINE
 )
+_ADDED: tuple[tuple[Version, re.Pattern[bytes]], ...] = (
+    # `:=`; a `/` before `,` `)` `:` (a lambda's), a comment or a continuation; `=` ending an
+    # f-string's expression, before its conversion or format too (`{x=!r}`, `{x=:>10}`)
+    ((3, 8), re.compile(rb":=|/\s*[,):#\\]|=\s*[}!:]")),
+    ((3, 9), _PARENTHESIZED_WITH),
+    ((3, 10), re.compile(_LINE + rb"(?:match|case)\b", re.MULTILINE)),
+    ((3, 11), re.compile(rb"except" + _GAP + rb"\*")),
+    ((3, 12), re.compile(_LINE + rb"type[ \t]+\w|(?:def|class)[ \t]+\w+[ \t]*\[", re.MULTILINE)),
+)
+_LONE_CR = re.compile(rb"\r(?!\n)")
 # An f-string whose braces hold a quote of its own kind (PEP 701).
 _OWN_QUOTE = re.compile(rb"""[fF][rR]?("|')[^\n]*?\{[^}\n]*\1""")
 
@@ -42,6 +49,8 @@ def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str,
     interpreter compiled, else None."""
     if target >= RUNNING or target < _OLDEST_FEATURE_VERSION:
         return None
+    if b"\r" in source:  # a lone CR ends a line for CPython: so it does for the tests below
+        source = _LONE_CR.sub(b"\n", source)
     if any(version > target and pattern.search(source) for version, pattern in _ADDED):
         try:
             with warnings.catch_warnings():
@@ -62,21 +71,48 @@ def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str,
 
 
 # CPython names some constructs at the end of the statement that holds them (an `except*` at
-# its `try`'s last line, a parenthesized `with` at its body's): where the construct itself is written, by what the message says.
+# its `try`'s last line, a parenthesized `with` after its body): where the construct itself is
+# written, by what the message says.
 _CONSTRUCTS = (
-    ("Exception groups", re.compile(rb"^[ \t]*except[ \t]*\*", re.MULTILINE)),
-    ("Parenthesized context managers", _PARENTHESIZED_WITH),
-    ("Pattern matching", re.compile(rb"^[ \t]*match\b", re.MULTILINE)),
+    ("Exception groups", re.compile(_LINE + rb"except" + _GAP + rb"\*", re.MULTILINE)),
+    ("Pattern matching", re.compile(_LINE + rb"match\b", re.MULTILINE)),
 )
+_BRACKET = re.compile(rb"[()\[\]{}]")
+_COLON = re.compile(_GAP + rb":")
 
 
 def _construct_line(source: bytes, message: str, line: int) -> int:
+    if message.startswith("Parenthesized context managers"):
+        # The first `with (...)` whose parenthesis the statement's colon follows: CPython
+        # refuses that form, not `with (a) as b:`, whose parenthesis holds an expression.
+        refused = (
+            m.start()
+            for m in _PARENTHESIZED_WITH.finditer(source)
+            if _colon_follows(source, m.end())
+        )
+        found = next((_line_at(source, start) for start in refused), line)
+        return found if found <= line else line
     for words, pattern in _CONSTRUCTS:
         if message.startswith(words):
-            before = [source.count(b"\n", 0, m.start()) + 1 for m in pattern.finditer(source)]
+            before = [_line_at(source, m.start()) for m in pattern.finditer(source)]
             candidates = [found for found in before if found <= line]
             return candidates[-1] if candidates else line
     return line
+
+
+def _line_at(source: bytes, offset: int) -> int:
+    return source.count(b"\n", 0, offset) + 1
+
+
+def _colon_follows(source: bytes, inside: int) -> bool:
+    """Whether the statement's colon follows the bracket opened just before `inside` (brackets
+    counted, not read: one in a string may mislead it, and then the line is CPython's)."""
+    depth = 1
+    for bracket in _BRACKET.finditer(source, inside):
+        depth += 1 if bracket.group() in b"([{" else -1
+        if depth == 0:
+            return _COLON.match(source, bracket.end()) is not None
+    return False
 
 
 def _pep701_fstring(tree: cst.Module) -> int | None:
