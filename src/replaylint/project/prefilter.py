@@ -67,20 +67,46 @@ def read_regular(path: str) -> bytes:
         os.close(descriptor)
 
 
-# Per framework: the substring that finds its name, the pattern that confirms an import of it,
-# the pattern of its entries' spellings (None: any importing file is a candidate), and the
-# names those entries use in code (gate.py's second decision).
-Frameworks = tuple[tuple[bytes, re.Pattern[bytes], "re.Pattern[bytes] | None", "Spelling"], ...]
+# Per framework: the substring that finds its name, the test that confirms an import of it,
+# the test of its entries' spellings (None: any importing file is a candidate), and the names
+# those entries use in code (gate.py's second decision).
+Frameworks = tuple[tuple[bytes, "StatementTest", "StatementTest | None", "Spelling"], ...]
 Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
 
+# The modules an import statement names before the framework's (`import os, temporalio`).
+_EARLIER = rb"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*"
+# A carriage return alone ends a line for CPython, not for `re`'s `^`.
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
-def import_pattern(packages: Iterable[str]) -> re.Pattern[bytes] | None:
-    """Matches an import of one of the packages: `import temporalio`, `from dbos import DBOS`."""
+
+class StatementTest:
+    """Whether bytes hold a statement of some forms where a statement starts (or one of some
+    patterns anywhere): at a line's start; only when none is found there, after `;` or a
+    compound statement's colon (`try: import restate`). One pattern for both would be about
+    twice as slow on every file that names the framework."""
+
+    __slots__ = ("_at_line", "_in_line")
+
+    def __init__(self, statements: list[bytes], anywhere: Iterable[bytes] = ()) -> None:
+        forms = rb"(?:" + b"|".join(statements) + rb")"
+        at_line = [rb"^[ \t]*" + forms] if statements else []
+        self._at_line = re.compile(b"|".join([*at_line, *anywhere]), re.MULTILINE)
+        self._in_line = re.compile(rb"[;:][ \t]*" + forms) if statements else None
+
+    def search(self, data: bytes) -> bool:
+        if self._at_line.search(data) is not None:
+            return True
+        return self._in_line is not None and self._in_line.search(data) is not None
+
+
+def import_pattern(packages: Iterable[str]) -> StatementTest | None:
+    """The test of an import of one of the packages: `import temporalio`, `from dbos import
+    DBOS`, `import os, temporalio`, `x = 1; import restate`."""
     names = [re.escape(p.encode()) for p in packages]
     if not names:
         return None
-    alternatives = b"|".join(names)
-    return re.compile(rb"^[ \t]*(?:from|import)[ \t]+(?:" + alternatives + rb")\b", re.MULTILINE)
+    package = rb"(?:" + b"|".join(names) + rb")\b"
+    return StatementTest([rb"from[ \t]+" + package, rb"import[ \t]+" + _EARLIER + package])
 
 
 def scan(
@@ -116,7 +142,7 @@ def _registrations() -> re.Pattern[bytes] | None:
     record's `registers`. A file that may register is read with every batch, and a change to it
     invalidates the whole index, whichever frameworks a run enables."""
     forms = [form for preset in presets().values() for form in preset.cheap.registers]
-    return re.compile(b"|".join(forms)) if forms else None
+    return re.compile(b"|".join(forms), re.MULTILINE) if forms else None
 
 
 def registers(data: bytes) -> bool:
@@ -124,20 +150,21 @@ def registers(data: bytes) -> bool:
     return pattern is not None and pattern.search(data) is not None
 
 
-def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> re.Pattern[bytes] | None:
+def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> StatementTest | None:
     """Matches a spelling of a workflow entry, or an import of a framework under an alias (whose
     entries could then be spelled any way): what a framework-importing file needs to be parsed."""
     names = [re.escape(p.encode()) for p in packages]
     forms = list(needles)
+    aliases = []
     if names:
         # Entries live in a framework's package or its modules one or two levels down
         # (`temporalio.workflow`, `pydantic_ai.durable_exec.temporal`); an alias of a module
         # deeper than that (`import temporalio.api.common.v1.message_pb2 as m`, generated
         # protobuf) cannot spell one.
         package = rb"(?:" + b"|".join(names) + rb")(?:\.\w+){0,2}"
-        forms.append(rb"^[ \t]*import[ \t]+" + package + rb"[ \t]+as\b")
-        forms.append(rb"^[ \t]*from[ \t]+" + package + rb"[ \t]+import\b[^\n]*\bas\b")
-    return re.compile(b"|".join(forms), re.MULTILINE) if forms else None
+        aliases.append(rb"import[ \t]+" + _EARLIER + package + rb"[ \t]+as\b")
+        aliases.append(rb"from[ \t]+" + package + rb"[ \t]+import\b[^\n;]*\bas\b")
+    return StatementTest(aliases, forms) if forms or aliases else None
 
 
 def is_candidate(
@@ -163,8 +190,15 @@ def is_candidate(
 def frameworks_spelled(data: bytes, imports: Frameworks) -> list[Spelling]:
     """The entry names of every framework this file imports and spells an entry of."""
     found = []
+    lines_ended = False
     for needle, pattern, spelled, names in imports:
-        if needle in data and pattern.search(data):
-            if spelled is None or spelled.search(data) is not None:
+        if needle not in data:
+            continue
+        if not lines_ended:
+            lines_ended = True
+            if b"\r" in data:  # CRLF needs nothing; a lone CR (old Mac files) becomes LF
+                data = _LONE_CR.sub(b"\n", data)
+        if pattern.search(data):
+            if spelled is None or spelled.search(data):
                 found.append(names)
     return found

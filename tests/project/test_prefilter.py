@@ -1,0 +1,75 @@
+"""The byte prefilter: a framework import written in any layout CPython runs makes the file a
+candidate (a miss here is a workflow module silently never checked)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from replaylint.api import guard
+from replaylint.api.needles import needles_for
+from replaylint.project.config import Config
+from replaylint.project.prefilter import is_candidate
+
+BODY = [
+    "import time",
+    "",
+    "",
+    "@workflow.defn",
+    "class Greeting:",
+    "    @workflow.run",
+    "    async def run(self) -> float:",
+    "        return time.time()",
+    "",
+]
+LAYOUTS = {
+    "lone_cr.py": (
+        ['"""Saved with classic Mac line endings."""', "from temporalio import workflow"],
+        "\r",
+    ),
+    "crlf.py": (["from temporalio import workflow"], "\r\n"),
+    "semicolon.py": (["import os; from temporalio import workflow"], "\n"),
+    "comma.py": (["import os, temporalio.workflow", "workflow = temporalio.workflow"], "\n"),
+    "comma_alias.py": (["import os as o, temporalio.workflow as workflow"], "\n"),
+    "after_colon.py": (["try: from temporalio import workflow", "except ImportError: raise"], "\n"),
+}
+
+
+def _module(head: list[str], newline: str) -> bytes:
+    return newline.join(head + BODY).encode()
+
+
+@pytest.mark.parametrize("name", sorted(LAYOUTS))
+def test_a_framework_import_in_any_layout_makes_a_candidate(name: str) -> None:
+    markers, frameworks = needles_for(Config())
+    assert is_candidate(_module(*LAYOUTS[name]), markers, frameworks)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        b'"""Run it with temporalio: see @workflow.defn."""\nX = 1\n',  # named, not imported
+        b"import temporalio_helpers\n\n@workflow.defn\nclass W: ...\n",  # another package
+        b"import os, sys\n# import temporalio\n\n@workflow.defn\nclass W: ...\n",
+    ],
+)
+def test_a_name_that_is_not_an_import_of_the_framework_is_not(source: bytes) -> None:
+    markers, frameworks = needles_for(Config())
+    assert not is_candidate(source, markers, frameworks)
+
+
+def test_each_layout_is_checked_end_to_end(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    for name, (head, newline) in LAYOUTS.items():
+        (tmp_path / name).write_bytes(_module(head, newline))
+    previous = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        report = guard(".", config=Config())
+    finally:
+        os.chdir(previous)
+    found = sorted((Path(f.path).name, f.line, f.code.value, f.call) for f in report.findings)
+    lines = {name: len(head) + len(BODY) - 1 for name, (head, _) in LAYOUTS.items()}
+    assert found == sorted((name, lines[name], "ADK-W003", "time.time") for name in LAYOUTS)
