@@ -34,6 +34,9 @@ LAYOUTS = {
     "comma.py": (["import os, temporalio.workflow", "workflow = temporalio.workflow"], "\n"),
     "comma_alias.py": (["import os as o, temporalio.workflow as workflow"], "\n"),
     "after_colon.py": (["try: from temporalio import workflow", "except ImportError: raise"], "\n"),
+    "byte_order_mark.py": (["\ufefffrom temporalio import workflow"], "\n"),
+    "form_feed.py": (["\ffrom temporalio import workflow"], "\n"),
+    "continued.py": (["from \\", "    temporalio import workflow"], "\n"),
 }
 
 

@@ -73,6 +73,8 @@ def read_regular(path: str) -> bytes:
 Frameworks = tuple[tuple[bytes, "StatementTest", "StatementTest | None", "Spelling"], ...]
 Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
 
+# Blanks between an import's words: spaces, tabs, form feeds and backslash continuations.
+_BLANKS = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"
 # The modules an import statement names before the framework's (`import os, temporalio`).
 _EARLIER = rb"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*"
 # A carriage return alone ends a line for CPython, not for `re`'s `^`.
@@ -89,9 +91,9 @@ class StatementTest:
 
     def __init__(self, statements: list[bytes], anywhere: Iterable[bytes] = ()) -> None:
         forms = rb"(?:" + b"|".join(statements) + rb")"
-        at_line = [rb"^[ \t]*" + forms] if statements else []
+        at_line = [rb"^[ \t\f]*" + forms] if statements else []
         self._at_line = re.compile(b"|".join([*at_line, *anywhere]), re.MULTILINE)
-        self._in_line = re.compile(rb"[;:][ \t]*" + forms) if statements else None
+        self._in_line = re.compile(rb"[;:][ \t\f]*" + forms) if statements else None
 
     def search(self, data: bytes) -> bool:
         if self._at_line.search(data) is not None:
@@ -106,7 +108,7 @@ def import_pattern(packages: Iterable[str]) -> StatementTest | None:
     if not names:
         return None
     package = rb"(?:" + b"|".join(names) + rb")\b"
-    return StatementTest([rb"from[ \t]+" + package, rb"import[ \t]+" + _EARLIER + package])
+    return StatementTest([rb"from" + _BLANKS + package, rb"import" + _BLANKS + _EARLIER + package])
 
 
 def scan(
@@ -162,8 +164,8 @@ def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> Statemen
         # deeper than that (`import temporalio.api.common.v1.message_pb2 as m`, generated
         # protobuf) cannot spell one.
         package = rb"(?:" + b"|".join(names) + rb")(?:\.\w+){0,2}"
-        aliases.append(rb"import[ \t]+" + _EARLIER + package + rb"[ \t]+as\b")
-        aliases.append(rb"from[ \t]+" + package + rb"[ \t]+import\b[^\n;]*\bas\b")
+        aliases.append(rb"import" + _BLANKS + _EARLIER + package + _BLANKS + rb"as\b")
+        aliases.append(rb"from" + _BLANKS + package + _BLANKS + rb"import\b[^\n;]*\bas\b")
     return StatementTest(aliases, forms) if forms or aliases else None
 
 
@@ -187,6 +189,14 @@ def is_candidate(
     return bool(frameworks_spelled(data, imports))
 
 
+def _lines_as_read(data: bytes) -> bytes:
+    """The bytes with lines where CPython sees them: without a UTF-8 byte-order mark before the
+    first, and a lone CR (old Mac files) ending one as LF does (CRLF needs nothing)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
+
+
 def frameworks_spelled(data: bytes, imports: Frameworks) -> list[Spelling]:
     """The entry names of every framework this file imports and spells an entry of."""
     found = []
@@ -196,8 +206,7 @@ def frameworks_spelled(data: bytes, imports: Frameworks) -> list[Spelling]:
             continue
         if not lines_ended:
             lines_ended = True
-            if b"\r" in data:  # CRLF needs nothing; a lone CR (old Mac files) becomes LF
-                data = _LONE_CR.sub(b"\n", data)
+            data = _lines_as_read(data)
         if pattern.search(data):
             if spelled is None or spelled.search(data):
                 found.append(names)
