@@ -76,3 +76,51 @@ def test_each_layout_is_checked_end_to_end(tmp_path: Path) -> None:
     found = sorted((Path(f.path).name, f.line, f.code.value, f.call) for f in report.findings)
     lines = {name: len(head) + len(BODY) - 1 for name, (head, _) in LAYOUTS.items()}
     assert found == sorted((name, lines[name], "ADK-W003", "time.time") for name in LAYOUTS)
+
+
+TEMPORAL_RUN = "class Greeting:\n    @workflow.run\n    async def run(self) -> float:\n        return time.time()\n"
+DBOS_RUN = "def wf() -> float:\n    return time.time()\n"
+RESTATE_RUN = "\n@svc.handler()\nasync def h(ctx) -> float:\n    return time.time()\n"
+# Entries spelled in layouts CPython runs: (the module, the line of its time.time()).
+SPELLINGS = {
+    "temporal_space.py": (
+        "from temporalio import workflow\nimport time\n@  workflow.defn\n" + TEMPORAL_RUN,
+        7,
+    ),
+    "temporal_dot_space.py": (
+        "from temporalio import workflow\nimport time\n@workflow . defn\n" + TEMPORAL_RUN,
+        7,
+    ),
+    "temporal_bracketed.py": (
+        "from temporalio import workflow\nimport time\n@(\n    workflow.defn\n)\n" + TEMPORAL_RUN,
+        9,
+    ),
+    "temporal_continued.py": (
+        "from temporalio import workflow\nimport time\n@workflow.\\\ndefn\n" + TEMPORAL_RUN,
+        8,
+    ),
+    "dbos_space.py": ("from dbos import DBOS\nimport time\n@ DBOS.workflow()\n" + DBOS_RUN, 5),
+    "dbos_bracketed.py": ("from dbos import DBOS\nimport time\n@(DBOS.workflow())\n" + DBOS_RUN, 5),
+    "dbos_continued.py": (
+        "from dbos import DBOS\nimport time\n@DBOS.\\\nworkflow()\n" + DBOS_RUN,
+        6,
+    ),
+    "restate_continued.py": (
+        'import restate\nimport time\nsvc = restate.Service \\\n("s")\n' + RESTATE_RUN,
+        8,
+    ),
+    "restate_aliased.py": (
+        'import restate\nimport time\nS = restate.Service\nsvc = S("s")\n' + RESTATE_RUN,
+        8,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPELLINGS))
+def test_an_entry_spelled_in_any_layout_is_checked(tmp_path: Path, name: str) -> None:
+    (tmp_path / ".git").mkdir()
+    source, line = SPELLINGS[name]
+    (tmp_path / name).write_text(source)
+    report = guard(str(tmp_path), config=Config())
+    found = [(Path(f.path).name, f.line, f.code.value) for f in report.findings]
+    assert found == [(name, line, "ADK-W003")]
