@@ -145,6 +145,7 @@ def test_what_cpython_refuses_under_an_older_target_is_found_where_written(
         ("@a[0].b\ndef f():\n    pass", (3, 8)),  # a decorator expression (3.9)
         ("x: tuple[int, *Ts] = a[*b]", (3, 10)),  # a star in a subscript (3.11)
         ("x = [*a, *b]", (3, 10)),
+        ('"""Accepts both forms *except* for one shape."""', (3, 10)),
         ("with (open(a) as b, open(c) as d):\n    pass", (3, 9)),
         ("match = re.match(a, b)", (3, 9)),
     ],
@@ -157,3 +158,26 @@ def test_what_cpython_does_not_refuse_costs_no_second_parse(
     source = f"{line}\n".encode()
     assert versions.newer_syntax(source, libcst.parse_module(source), target) is None
     assert parsed == ([target] if line.startswith("match =") else [])
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("type Alias = list[int]", True),
+        ("type Pair[T] = tuple[T, T]", True),
+        ("x = 1; type Alias = int", True),
+        ("class Box[T]:\n    pass", True),
+        ("async def first[T](items: list[T]) -> T:\n    return items[0]", True),
+        ('"""Abstract superclass for [`Agent`], a subclass of [`Base`]."""', False),
+        ('"""The converter has no\n    type to decode against."""', False),
+        ("def pick(tool_def, defs):\n    return [d for d in defs if d is not tool_def]", False),
+    ],
+)
+def test_312_syntax_is_sought_where_a_statement_starts(monkeypatch, text: str, asked: bool) -> None:
+    # As an interpreter that reads 3.12 syntax would check a 3.11 project: prose in a docstring
+    # costs no second parse.
+    monkeypatch.setattr(versions, "RUNNING", (3, 12))
+    parsed: list[tuple[int, int]] = []
+    monkeypatch.setattr(versions.pyast, "parse_for", lambda source, version: parsed.append(version))
+    assert versions.newer_syntax(f"{text}\n".encode(), libcst.parse_module(b""), (3, 11)) is None
+    assert parsed == ([(3, 11)] if asked else [])
