@@ -13,6 +13,7 @@ import libcst as cst
 
 from replaylint.parse import pyast
 from replaylint.parse.children import children
+from replaylint.parse.statement_starts import StatementStarts
 
 Version = tuple[int, int]
 RUNNING: Version = (sys.version_info.major, sys.version_info.minor)
@@ -27,48 +28,20 @@ _OLDEST_FEATURE_VERSION: Version = (3, 7)  # the oldest `feature_version` CPytho
 # 3.11) against an older version: a byte test for those would only buy a parse that finds nothing.
 _GAP = rb"[ \t\f]*(?:\\(?:\r\n|\r|\n)[ \t\f]*)*"  # blanks, backslash continuations included
 _SPACE = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"  # the same, at least one
-
-
-class _Statement:
-    """Statements found by their first word, where a statement starts: nothing but blanks
-    before it on its line (or a word allowed there, `async`), or for a simple statement a `;`
-    or a colon. The search is for the word, about ten times faster than a pattern tried at
-    every line's start; a docstring's "*except* for" or "a subclass of [`A`]" is not one."""
-
-    def __init__(self, *forms: bytes, before: bytes = b"", simple: bool = False) -> None:
-        self._patterns = [re.compile(form) for form in forms]
-        self._before = before
-        self._simple = simple
-
-    def finditer(self, source: bytes) -> Iterator[re.Match[bytes]]:
-        for pattern in self._patterns:
-            for found in pattern.finditer(source):
-                if self._starts(source, found.start()):
-                    yield found
-
-    def search(self, source: bytes) -> re.Match[bytes] | None:
-        return next(self.finditer(source), None)
-
-    def _starts(self, source: bytes, start: int) -> bool:
-        before = source[source.rfind(b"\n", 0, start) + 1 : start].strip(b" \t\f")
-        if not before or (self._before and before == self._before):
-            return True
-        return self._simple and before[-1:] in (b";", b":")
-
-
-_PARENTHESIZED_WITH = _Statement(rb"with" + _GAP + rb"\(", before=b"async")
-_EXCEPT_STAR = _Statement(rb"except" + _GAP + rb"\*")
-_MATCH = _Statement(rb"match\b")
-_ADDED: tuple[tuple[Version, re.Pattern[bytes] | _Statement], ...] = (
+# The later ones are statements: sought by their first word where a statement starts.
+_PARENTHESIZED_WITH = StatementStarts(rb"with" + _GAP + rb"\(", before=b"async")
+_EXCEPT_STAR = StatementStarts(rb"except" + _GAP + rb"\*")
+_MATCH = StatementStarts(rb"match\b")
+_ADDED: tuple[tuple[Version, re.Pattern[bytes] | StatementStarts], ...] = (
     # `:=`; a `/` before `,` `)` `:` (a lambda's), a comment or a continuation; `=` ending an
     # f-string's expression, before its conversion or format too (`{x=!r}`, `{x=:>10}`)
     ((3, 8), re.compile(rb":=|/\s*[,):#\\]|=\s*[}!:]")),
     ((3, 9), _PARENTHESIZED_WITH),
-    ((3, 10), _Statement(rb"match\b", rb"case\b")),
+    ((3, 10), StatementStarts(rb"match\b", rb"case\b")),  # soft keywords: `match = 1` too
     ((3, 11), _EXCEPT_STAR),
     (
         (3, 12),
-        _Statement(
+        StatementStarts(
             rb"type" + _SPACE + rb"\w+" + _GAP + rb"[=\[]",  # type X = ..., type X[T] = ...
             rb"def" + _SPACE + rb"\w+" + _GAP + rb"\[",  # def f[T](...)
             rb"class" + _SPACE + rb"\w+" + _GAP + rb"\[",  # class C[T]
@@ -111,7 +84,7 @@ def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str,
 # CPython names some constructs at the end of the statement that holds them (an `except*` at
 # its `try`'s last line, a parenthesized `with` after its body): where the construct itself is
 # written, by what the message says.
-_CONSTRUCTS: tuple[tuple[str, _Statement], ...] = (
+_CONSTRUCTS: tuple[tuple[str, StatementStarts], ...] = (
     ("Exception groups", _EXCEPT_STAR),
     ("Pattern matching", _MATCH),
 )

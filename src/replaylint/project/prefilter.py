@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from replaylint.parse.statement_starts import StatementStarts
 from replaylint.presets.shipped import presets
 
 if TYPE_CHECKING:
@@ -70,45 +71,43 @@ def read_regular(path: str) -> bytes:
 # Per framework: the substring that finds its name, the test that confirms an import of it,
 # the test of its entries' spellings (None: any importing file is a candidate), and the names
 # those entries use in code (gate.py's second decision).
-Frameworks = tuple[tuple[bytes, "StatementTest", "StatementTest | None", "Spelling"], ...]
+Frameworks = tuple[tuple[bytes, "BytesTest", "BytesTest | None", "Spelling"], ...]
 Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
 
 # Blanks between an import's words: spaces, tabs, form feeds and backslash continuations.
 _BLANKS = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"
 # The modules an import statement names before the framework's (`import os, temporalio`).
 _EARLIER = rb"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*"
-# A carriage return alone ends a line for CPython, not for `re`'s `^`.
-_LONE_CR = re.compile(rb"\r(?!\n)")
 
 
-class StatementTest:
-    """Whether bytes hold a statement of some forms where a statement starts (or one of some
-    patterns anywhere): at a line's start; only when none is found there, after `;` or a
-    compound statement's colon (`try: import restate`). One pattern for both would be about
-    twice as slow on every file that names the framework."""
+class BytesTest:
+    """Whether bytes hold one of some patterns anywhere, or one of some statements where a
+    statement starts: at a line (whatever ends the last), after `;` or after a compound
+    statement's colon (`try: import restate`)."""
 
-    __slots__ = ("_at_line", "_in_line")
+    __slots__ = ("_anywhere", "_statements")
 
-    def __init__(self, statements: list[bytes], anywhere: Iterable[bytes] = ()) -> None:
-        forms = rb"(?:" + b"|".join(statements) + rb")"
-        at_line = [rb"^[ \t\f]*" + forms] if statements else []
-        self._at_line = re.compile(b"|".join([*at_line, *anywhere]), re.MULTILINE)
-        self._in_line = re.compile(rb"[;:][ \t\f]*" + forms) if statements else None
+    def __init__(self, statements: Iterable[bytes] = (), anywhere: Iterable[bytes] = ()) -> None:
+        found_anywhere = list(anywhere)
+        self._anywhere = (
+            re.compile(b"|".join(found_anywhere), re.MULTILINE) if found_anywhere else None
+        )
+        self._statements = StatementStarts(*statements, simple=True)
 
     def search(self, data: bytes) -> bool:
-        if self._at_line.search(data) is not None:
+        if self._anywhere is not None and self._anywhere.search(data) is not None:
             return True
-        return self._in_line is not None and self._in_line.search(data) is not None
+        return self._statements.search(data) is not None
 
 
-def import_pattern(packages: Iterable[str]) -> StatementTest | None:
+def import_pattern(packages: Iterable[str]) -> BytesTest | None:
     """The test of an import of one of the packages: `import temporalio`, `from dbos import
     DBOS`, `import os, temporalio`, `x = 1; import restate`."""
     names = [re.escape(p.encode()) for p in packages]
     if not names:
         return None
     package = rb"(?:" + b"|".join(names) + rb")\b"
-    return StatementTest([rb"from" + _BLANKS + package, rb"import" + _BLANKS + _EARLIER + package])
+    return BytesTest([rb"from" + _BLANKS + package, rb"import" + _BLANKS + _EARLIER + package])
 
 
 def scan(
@@ -152,7 +151,7 @@ def registers(data: bytes) -> bool:
     return pattern is not None and pattern.search(data) is not None
 
 
-def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> StatementTest | None:
+def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> BytesTest | None:
     """Matches a spelling of a workflow entry, or an import of a framework under an alias (whose
     entries could then be spelled any way): what a framework-importing file needs to be parsed."""
     names = [re.escape(p.encode()) for p in packages]
@@ -165,8 +164,8 @@ def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> Statemen
         # protobuf) cannot spell one.
         package = rb"(?:" + b"|".join(names) + rb")(?:\.\w+){0,2}"
         aliases.append(rb"import" + _BLANKS + _EARLIER + package + _BLANKS + rb"as\b")
-        aliases.append(rb"from" + _BLANKS + package + _BLANKS + rb"import\b[^\n;]*\bas\b")
-    return StatementTest(aliases, forms) if forms or aliases else None
+        aliases.append(rb"from" + _BLANKS + package + _BLANKS + rb"import\b[^\r\n;]*\bas\b")
+    return BytesTest(aliases, forms) if forms or aliases else None
 
 
 def is_candidate(
@@ -189,25 +188,11 @@ def is_candidate(
     return bool(frameworks_spelled(data, imports))
 
 
-def _lines_as_read(data: bytes) -> bytes:
-    """The bytes with lines where CPython sees them: without a UTF-8 byte-order mark before the
-    first, and a lone CR (old Mac files) ending one as LF does (CRLF needs nothing)."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return _LONE_CR.sub(b"\n", data) if b"\r" in data else data
-
-
 def frameworks_spelled(data: bytes, imports: Frameworks) -> list[Spelling]:
     """The entry names of every framework this file imports and spells an entry of."""
     found = []
-    lines_ended = False
     for needle, pattern, spelled, names in imports:
-        if needle not in data:
-            continue
-        if not lines_ended:
-            lines_ended = True
-            data = _lines_as_read(data)
-        if pattern.search(data):
+        if needle in data and pattern.search(data):
             if spelled is None or spelled.search(data):
                 found.append(names)
     return found
