@@ -126,6 +126,21 @@ def test_an_interpreter_older_than_312_does_not_look_for_pep701(monkeypatch) -> 
         # the refused `with`, not the one inside it whose parenthesis holds an expression
         ("with (a as b, c as d):\n    with (e) as f:\n        pass", (3, 8), "Parenthesized", 2),
         ("with (a as b, c as d):\n    pass\nwith (e) as f:\n    pass", (3, 8), "Parenthesized", 2),
+        # an example in a docstring is not the construct; `async with (...)` is not refused
+        (
+            '"""Example:\n\nwith (open(a) as f, open(b) as g):\n    pass\n"""\n'
+            "with (open(a) as b,\n      open(c) as d):\n    pass",
+            (3, 8),
+            "Parenthesized context",
+            7,
+        ),
+        (
+            "async def g():\n    async with (a as b, c as d):\n        pass\n"
+            "with (a as b, c as d):\n    pass",
+            (3, 8),
+            "Parenthesized context",
+            5,
+        ),
     ],
 )
 def test_what_cpython_refuses_under_an_older_target_is_found_where_written(

@@ -63,6 +63,18 @@ def test_a_name_that_is_not_an_import_of_the_framework_is_not(source: bytes) -> 
     assert not is_candidate(source, markers, frameworks)
 
 
+def test_an_alias_on_the_import_line_keeps_a_file_whose_entry_no_needle_spells() -> None:
+    # `@wd` spells no entry; an alias on the framework import's line lets the file through,
+    # even when the `as` belongs to the next statement (the engine decides what it is).
+    source = (
+        b"from temporalio import workflow; import numpy as np\nimport time\n"
+        b"wd = workflow.defn\n\n@wd\nclass W:\n    @workflow.run\n"
+        b"    async def run(self) -> None:\n        time.time()\n"
+    )
+    markers, frameworks = needles_for(Config())
+    assert is_candidate(source, markers, frameworks)
+
+
 def test_each_layout_is_checked_end_to_end(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     for name, (head, newline) in LAYOUTS.items():

@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-_BLANKS = b" \t\f\xef\xbb\xbf"  # a UTF-8 byte-order mark may open a module's first line
+_BLANK = frozenset(b" \t\f")
+_BREAK = frozenset(b"\r\n")  # a line ends at LF, CR LF or a lone CR, as CPython reads it
+_SIMPLE_END = frozenset(b";:")
+_BYTE_ORDER_MARK = b"\xef\xbb\xbf"  # may open a module's first line
 
 
 class StatementStarts:
@@ -38,9 +41,28 @@ class StatementStarts:
         return next(self.finditer(source), None)
 
     def _starts(self, source: bytes, start: int) -> bool:
-        # A line ends at LF, CR LF or a lone CR, as CPython reads it.
-        line = max(source.rfind(b"\n", 0, start), source.rfind(b"\r", 0, start)) + 1
-        before = source[line:start].strip(_BLANKS)
-        if not before or before == self._before:
+        # Read back from the word over blanks only: a search back to the line's start would
+        # cost the line's length at each word (a long one-line file, the square of its size).
+        end = _past_blanks(source, start)
+        if _line_starts(source, end) or (self._simple and source[end - 1] in _SIMPLE_END):
             return True
-        return self._simple and before[-1:] in (b";", b":")
+        word = self._before
+        return (
+            bool(word)
+            and source.endswith(word, 0, end)
+            and _line_starts(source, _past_blanks(source, end - len(word)))
+        )
+
+
+def _past_blanks(source: bytes, end: int) -> int:
+    """Where the blanks that end at `end` begin."""
+    while end and source[end - 1] in _BLANK:
+        end -= 1
+    return end
+
+
+def _line_starts(source: bytes, end: int) -> bool:
+    """Whether only a line break, or the module's start, stands before `end`."""
+    if end == 0 or source[end - 1] in _BREAK:
+        return True
+    return end == len(_BYTE_ORDER_MARK) and source.startswith(_BYTE_ORDER_MARK)

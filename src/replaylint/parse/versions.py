@@ -4,6 +4,7 @@ found in LibCST's tree (CPython does not check those against an older version)."
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 import warnings
@@ -29,9 +30,10 @@ _OLDEST_FEATURE_VERSION: Version = (3, 7)  # the oldest `feature_version` CPytho
 _GAP = rb"[ \t\f]*(?:\\(?:\r\n|\r|\n)[ \t\f]*)*"  # blanks, backslash continuations included
 _SPACE = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"  # the same, at least one
 # The later ones are statements: sought by their first word where a statement starts.
-_PARENTHESIZED_WITH = StatementStarts(rb"with" + _GAP + rb"\(", before=b"async")
+_PARENTHESIZED_WITH = StatementStarts(
+    rb"with" + _GAP + rb"\("
+)  # not `async with`: CPython lets it be
 _EXCEPT_STAR = StatementStarts(rb"except" + _GAP + rb"\*")
-_MATCH = StatementStarts(rb"match\b")
 _ADDED: tuple[tuple[Version, re.Pattern[bytes] | StatementStarts], ...] = (
     # `:=`; a `/` before `,` `)` `:` (a lambda's), a comment or a continuation; `=` ending an
     # f-string's expression, before its conversion or format too (`{x=!r}`, `{x=:>10}`)
@@ -83,32 +85,53 @@ def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str,
 
 # CPython names some constructs at the end of the statement that holds them (an `except*` at
 # its `try`'s last line, a parenthesized `with` after its body): where the construct itself is
-# written, by what the message says.
-_CONSTRUCTS: tuple[tuple[str, StatementStarts], ...] = (
-    ("Exception groups", _EXCEPT_STAR),
-    ("Pattern matching", _MATCH),
+# written, by what the message says, is found in the tree of the module (which this interpreter
+# compiled), so an example in a docstring is not taken for it.
+_CONSTRUCTS: tuple[tuple[str, tuple[type[ast.stmt], ...]], ...] = (
+    ("Exception groups", tuple(filter(None, [getattr(ast, "TryStar", None)]))),
+    ("Pattern matching", (ast.Match,)),
+    ("Parenthesized context managers", (ast.With,)),
 )
 _BRACKET = re.compile(rb"[()\[\]{}]")
 _COLON = re.compile(_GAP + rb":")
 
 
 def _construct_line(source: bytes, message: str, line: int) -> int:
-    if message.startswith("Parenthesized context managers"):
-        # The first `with (...)` whose parenthesis the statement's colon follows: CPython
-        # refuses that form, not `with (a) as b:`, whose parenthesis holds an expression.
-        refused = (
-            m.start()
-            for m in _PARENTHESIZED_WITH.finditer(source)
-            if _colon_follows(source, m.end())
-        )
-        found = next((_line_at(source, start) for start in refused), line)
-        return found if found <= line else line
-    for words, pattern in _CONSTRUCTS:
-        if message.startswith(words):
-            before = [_line_at(source, m.start()) for m in pattern.finditer(source)]
-            candidates = [found for found in before if found <= line]
-            return candidates[-1] if candidates else line
-    return line
+    kinds = next((kinds for words, kinds in _CONSTRUCTS if message.startswith(words)), ())
+    if not kinds:
+        return line
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = pyast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return line
+    # Of the withs, only `with (a as b, ...):` is refused, not `with (a) as b:`, whose
+    # parenthesis holds an expression.
+    refused = _refused_with_lines(source) if ast.With in kinds else None
+    found = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, kinds)
+        and node.lineno <= line
+        and (refused is None or node.lineno in refused)
+    ]
+    # The statement CPython names is the one ending last before its line; of nested ones ending
+    # together, the outermost.
+    ended = [node for node in found if (node.end_lineno or node.lineno) <= line] or found
+    if not ended:
+        return line
+    node = max(ended, key=lambda node: (node.end_lineno or node.lineno, -node.lineno))
+    handlers = getattr(node, "handlers", None)
+    return handlers[0].lineno if handlers else node.lineno
+
+
+def _refused_with_lines(source: bytes) -> set[int]:
+    return {
+        _line_at(source, found.start())
+        for found in _PARENTHESIZED_WITH.finditer(source)
+        if _colon_follows(source, found.end())
+    }
 
 
 def _line_at(source: bytes, offset: int) -> int:

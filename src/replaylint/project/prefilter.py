@@ -164,7 +164,7 @@ def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> BytesTes
         # protobuf) cannot spell one.
         package = rb"(?:" + b"|".join(names) + rb")(?:\.\w+){0,2}"
         aliases.append(rb"import" + _BLANKS + _EARLIER + package + _BLANKS + rb"as\b")
-        aliases.append(rb"from" + _BLANKS + package + _BLANKS + rb"import\b[^\r\n;]*\bas\b")
+        aliases.append(rb"from" + _BLANKS + package + _BLANKS + rb"import\b[^\n]*\bas\b")
     return BytesTest(aliases, forms) if forms or aliases else None
 
 
