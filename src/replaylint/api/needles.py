@@ -8,7 +8,7 @@ import re
 from replaylint.presets.shipped import presets
 from replaylint.project.config import Config
 from replaylint.project.gate import names_pattern
-from replaylint.project.prefilter import Needles, entry_pattern, import_pattern
+from replaylint.project.prefilter import Needles, entry_test, import_test
 
 MARKER_NEEDLES = (b"__adk_workflow__",)
 # needle -> (packages, entry needles, presets, declared decorators) of the frameworks sharing it
@@ -16,7 +16,7 @@ _Grouped = dict[str, tuple[list[str], list[bytes], list[str], list[str]]]
 
 
 def needles_for(config: Config) -> Needles:
-    """(marker needles, (framework needle, import pattern, entry pattern, entry names) per
+    """(marker needles, (framework needle, import test, entry test, entry names) per
     framework): the prefilter's byte tests, in the order they are tried. A file that imports a
     framework is parsed only when it also spells one of *that* framework's entries (or aliases
     it), so a Temporal test module that mentions a `Context` is not read as a Restate handler."""
@@ -31,11 +31,11 @@ def needles_for(config: Config) -> Needles:
     for needle in sorted(grouped):
         packages, spelled, chosen, decorators = grouped[needle]
         unique = sorted(set(packages))
-        pattern = import_pattern(unique)
-        if pattern is not None:
-            entries = entry_pattern(sorted(set(spelled)), unique)
+        imported = import_test(unique)
+        if imported is not None:
+            entries = entry_test(sorted(set(spelled)), unique)
             in_code = names_pattern(chosen, decorators)
-            tests.append((needle.encode(), pattern, entries, in_code))
+            tests.append((needle.encode(), imported, entries, in_code))
     return markers, tuple(tests)
 
 

@@ -30,9 +30,7 @@ _OLDEST_FEATURE_VERSION: Version = (3, 7)  # the oldest `feature_version` CPytho
 _GAP = rb"[ \t\f]*(?:\\(?:\r\n|\r|\n)[ \t\f]*)*"  # blanks, backslash continuations included
 _SPACE = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"  # the same, at least one
 # The later ones are statements: sought by their first word where a statement starts.
-_PARENTHESIZED_WITH = StatementStarts(
-    rb"with" + _GAP + rb"\("
-)  # not `async with`: CPython lets it be
+_PARENTHESIZED_WITH = StatementStarts(rb"with" + _GAP + rb"\(")  # an `async with` may have it
 _EXCEPT_STAR = StatementStarts(rb"except" + _GAP + rb"\*")
 _ADDED: tuple[tuple[Version, re.Pattern[bytes] | StatementStarts], ...] = (
     # `:=`; a `/` before `,` `)` `:` (a lambda's), a comment or a continuation; `=` ending an

@@ -100,7 +100,7 @@ class BytesTest:
         return self._statements.search(data) is not None
 
 
-def import_pattern(packages: Iterable[str]) -> BytesTest | None:
+def import_test(packages: Iterable[str]) -> BytesTest | None:
     """The test of an import of one of the packages: `import temporalio`, `from dbos import
     DBOS`, `import os, temporalio`, `x = 1; import restate`."""
     names = [re.escape(p.encode()) for p in packages]
@@ -143,7 +143,7 @@ def _registrations() -> re.Pattern[bytes] | None:
     record's `registers`. A file that may register is read with every batch, and a change to it
     invalidates the whole index, whichever frameworks a run enables."""
     forms = [form for preset in presets().values() for form in preset.cheap.registers]
-    return re.compile(b"|".join(forms), re.MULTILINE) if forms else None
+    return re.compile(b"|".join(forms)) if forms else None
 
 
 def registers(data: bytes) -> bool:
@@ -151,9 +151,10 @@ def registers(data: bytes) -> bool:
     return pattern is not None and pattern.search(data) is not None
 
 
-def entry_pattern(needles: Iterable[bytes], packages: Iterable[str]) -> BytesTest | None:
-    """Matches a spelling of a workflow entry, or an import of a framework under an alias (whose
-    entries could then be spelled any way): what a framework-importing file needs to be parsed."""
+def entry_test(needles: Iterable[bytes], packages: Iterable[str]) -> BytesTest | None:
+    """The test of a spelling of a workflow entry, or of an import of a framework under an
+    alias (whose entries could then be spelled any way): what a framework-importing file needs
+    to be parsed."""
     names = [re.escape(p.encode()) for p in packages]
     forms = list(needles)
     aliases = []
