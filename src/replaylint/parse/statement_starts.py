@@ -13,6 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+# For the forms' patterns: blanks inside a statement, backslash continuations included (GAP),
+# and the same, at least one (SPACE), as between `import` and the module it names.
+GAP = rb"[ \t\f]*(?:\\(?:\r\n|\r|\n)[ \t\f]*)*"
+SPACE = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"
+
 _BLANK = frozenset(b" \t\f")
 _BREAK = frozenset(b"\r\n")  # a line ends at LF, CR LF or a lone CR, as CPython reads it
 _SIMPLE_END = frozenset(b";:")

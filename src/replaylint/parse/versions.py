@@ -14,7 +14,7 @@ import libcst as cst
 
 from replaylint.parse import pyast
 from replaylint.parse.children import children
-from replaylint.parse.statement_starts import StatementStarts
+from replaylint.parse.statement_starts import GAP, SPACE, StatementStarts
 
 Version = tuple[int, int]
 RUNNING: Version = (sys.version_info.major, sys.version_info.minor)
@@ -27,24 +27,22 @@ _OLDEST_FEATURE_VERSION: Version = (3, 7)  # the oldest `feature_version` CPytho
 # parenthesized context managers 3.9, match 3.10, except* 3.11, type aliases and parameters
 # 3.12). It holds no decorator expression (3.9) nor star in a subscript (`tuple[int, *Ts]`,
 # 3.11) against an older version: a byte test for those would only buy a parse that finds nothing.
-_GAP = rb"[ \t\f]*(?:\\(?:\r\n|\r|\n)[ \t\f]*)*"  # blanks, backslash continuations included
-_SPACE = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"  # the same, at least one
-# The later ones are statements: sought by their first word where a statement starts.
-_PARENTHESIZED_WITH = StatementStarts(rb"with" + _GAP + rb"\(")  # an `async with` may have it
-_EXCEPT_STAR = StatementStarts(rb"except" + _GAP + rb"\*")
+# The later ones are statements: sought by their first word where a statement starts. A
+# parenthesized `async with` is not refused: only a `with` at a statement's start counts.
+_PARENTHESIZED_WITH = StatementStarts(rb"with" + GAP + rb"\(")
 _ADDED: tuple[tuple[Version, re.Pattern[bytes] | StatementStarts], ...] = (
     # `:=`; a `/` before `,` `)` `:` (a lambda's), a comment or a continuation; `=` ending an
     # f-string's expression, before its conversion or format too (`{x=!r}`, `{x=:>10}`)
     ((3, 8), re.compile(rb":=|/\s*[,):#\\]|=\s*[}!:]")),
     ((3, 9), _PARENTHESIZED_WITH),
     ((3, 10), StatementStarts(rb"match\b", rb"case\b")),  # soft keywords: `match = 1` too
-    ((3, 11), _EXCEPT_STAR),
+    ((3, 11), StatementStarts(rb"except" + GAP + rb"\*")),
     (
         (3, 12),
         StatementStarts(
-            rb"type" + _SPACE + rb"\w+" + _GAP + rb"[=\[]",  # type X = ..., type X[T] = ...
-            rb"def" + _SPACE + rb"\w+" + _GAP + rb"\[",  # def f[T](...)
-            rb"class" + _SPACE + rb"\w+" + _GAP + rb"\[",  # class C[T]
+            rb"type" + SPACE + rb"\w+" + GAP + rb"[=\[]",  # type X = ..., type X[T] = ...
+            rb"def" + SPACE + rb"\w+" + GAP + rb"\[",  # def f[T](...)
+            rb"class" + SPACE + rb"\w+" + GAP + rb"\[",  # class C[T]
             before=b"async",
             simple=True,
         ),
@@ -60,8 +58,6 @@ def newer_syntax(source: bytes, tree: cst.Module, target: Version) -> tuple[str,
     interpreter compiled, else None."""
     if target >= RUNNING or target < _OLDEST_FEATURE_VERSION:
         return None
-    if b"\r" in source:  # a lone CR ends a line for CPython: so it does for the tests below
-        source = _LONE_CR.sub(b"\n", source)
     if any(version > target and pattern.search(source) for version, pattern in _ADDED):
         try:
             with warnings.catch_warnings():
@@ -91,13 +87,15 @@ _CONSTRUCTS: tuple[tuple[str, tuple[type[ast.stmt], ...]], ...] = (
     ("Parenthesized context managers", (ast.With,)),
 )
 _BRACKET = re.compile(rb"[()\[\]{}]")
-_COLON = re.compile(_GAP + rb":")
+_COLON = re.compile(GAP + rb":")
 
 
 def _construct_line(source: bytes, message: str, line: int) -> int:
     kinds = next((kinds for words, kinds in _CONSTRUCTS if message.startswith(words)), ())
     if not kinds:
         return line
+    if b"\r" in source:  # a lone CR ends a line for CPython: so it does for _line_at
+        source = _LONE_CR.sub(b"\n", source)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from replaylint.parse.statement_starts import StatementStarts
+from replaylint.parse.statement_starts import SPACE, StatementStarts
 from replaylint.presets.shipped import presets
 
 if TYPE_CHECKING:
@@ -74,8 +74,6 @@ def read_regular(path: str) -> bytes:
 Frameworks = tuple[tuple[bytes, "BytesTest", "BytesTest | None", "Spelling"], ...]
 Needles = tuple[tuple[bytes, ...], Frameworks]  # (marker needles, per-framework tests)
 
-# Blanks between an import's words: spaces, tabs, form feeds and backslash continuations.
-_BLANKS = rb"(?:[ \t\f]|\\(?:\r\n|\r|\n))+"
 # The modules an import statement names before the framework's (`import os, temporalio`).
 _EARLIER = rb"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*"
 
@@ -107,7 +105,7 @@ def import_test(packages: Iterable[str]) -> BytesTest | None:
     if not names:
         return None
     package = rb"(?:" + b"|".join(names) + rb")\b"
-    return BytesTest([rb"from" + _BLANKS + package, rb"import" + _BLANKS + _EARLIER + package])
+    return BytesTest([rb"from" + SPACE + package, rb"import" + SPACE + _EARLIER + package])
 
 
 def scan(
@@ -164,8 +162,8 @@ def entry_test(needles: Iterable[bytes], packages: Iterable[str]) -> BytesTest |
         # deeper than that (`import temporalio.api.common.v1.message_pb2 as m`, generated
         # protobuf) cannot spell one.
         package = rb"(?:" + b"|".join(names) + rb")(?:\.\w+){0,2}"
-        aliases.append(rb"import" + _BLANKS + _EARLIER + package + _BLANKS + rb"as\b")
-        aliases.append(rb"from" + _BLANKS + package + _BLANKS + rb"import\b[^\n]*\bas\b")
+        aliases.append(rb"import" + SPACE + _EARLIER + package + SPACE + rb"as\b")
+        aliases.append(rb"from" + SPACE + package + SPACE + rb"import\b[^\n]*\bas\b")
     return BytesTest(aliases, forms) if forms or aliases else None
 
 
