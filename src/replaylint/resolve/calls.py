@@ -65,6 +65,8 @@ class Calls(Walker):
     _read: Callable[[cst.CSTNode, Value], Value]
     # Implemented in framework_calls.py.
     _register: Callable[[str, cst.Call], bool]
+    # Implemented in applied.py: `workflow.defn(Greeting)`, a decorator applied by a call.
+    _decorated_by_call: Callable[[str, cst.Call, list[Value]], Value | None]
     _framework_call: Callable[
         [cst.Call, str, Value | None, list[Value], Value, Preset | None], Value
     ]
@@ -246,6 +248,9 @@ class Calls(Walker):
                 self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed, values))
             if entry is not None and (result is None or self._on_the_path_here()):
                 return UNKNOWN  # what an unsafe call returns is never folded further
+            decorated = self._decorated_by_call(path, node, args) if args else None
+            if decorated is not None:
+                return decorated
             # A client built where it is not reported (`EXECUTOR = ThreadPoolExecutor()` at a
             # framework module's import time) is still judged where it is used.
             return Ext(result) if result is not None else UNKNOWN

@@ -56,6 +56,9 @@ class Definitions(Walker):
             if isinstance(value, Ext):
                 paths.append(value.path)
                 paths.extend(f"{value.path}({flag})" for flag in flags)
+                if not isinstance(expr, cst.Call) and value.path.endswith("()"):
+                    # `step = DBOS.step()` then `@step`: the decorator its call made.
+                    paths.append(value.path[:-2])
             else:
                 paths.append(folds.dotted(expr.func if isinstance(expr, cst.Call) else expr) or "")
                 made = self._wrapped(value)
@@ -126,10 +129,7 @@ class Definitions(Walker):
             info.activity = "recorded"
         for path in decorators:
             self._decorated(info, path)
-        if info.cls is not None and info.cls.workflow is not None:
-            by_base = info.cls.by_base and info.name == "run"
-            if by_base or self.frameworks.workflow_method(info.cls.workflow, decorators, info.name):
-                self._entry(info, info.cls.workflow)
+        self._method_entry(info)
         if info.entry is None and info.activity is None and not self._framework_source:
             # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it
             # (not in the framework's own package, whose machinery hands the context around).
@@ -145,6 +145,16 @@ class Definitions(Walker):
         self.scope.names[node.name.value] = Func(info)
         governed = self.governed and not info.exempt
         self._defer((info, self.scope, params, governed))
+
+    def _method_entry(self, info: FunctionInfo) -> None:
+        """A method its workflow class's framework runs in workflow context (`@workflow.run`)."""
+        if info.cls is None or info.cls.workflow is None or info.entry is not None:
+            return
+        by_base = info.cls.by_base and info.name == "run"
+        if by_base or self.frameworks.workflow_method(
+            info.cls.workflow, list(info.decorators), info.name
+        ):
+            self._entry(info, info.cls.workflow)
 
     def _decorated(self, info: FunctionInfo, path: str) -> None:
         """What one decorator (its resolved path) makes of the function it decorates."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.resolve import folds
+from replaylint.resolve.applied import Applied
 from replaylint.resolve.calls import Calls
 from replaylint.resolve.catalog import Catalog
 from replaylint.resolve.containers import Containers
@@ -24,7 +25,9 @@ def _nothing(node: cst.CSTNode) -> None:
     return None
 
 
-class Evaluator(Statements, Expressions, Calls, FrameworkCalls, Definitions, Imports, Containers):
+class Evaluator(
+    Statements, Expressions, Calls, FrameworkCalls, Applied, Definitions, Imports, Containers
+):
     def __init__(
         self, project: ModuleSource, module: ModuleInfo, catalog: Catalog, sink: FactSink
     ) -> None:

@@ -80,6 +80,9 @@ class Imports(Walker):
                 {k: v for k, v in local.exports.items() if not k.startswith("_")}
             )
             return
+        if self.frameworks.is_framework_path(absolute):
+            # `from temporalio.workflow import *`: a name bound nowhere else is the framework's.
+            self.star_frameworks.append(absolute)
         if self.catalog.has_members(absolute):
             self._unfoldable(node)
             prefix = absolute + "."

@@ -7,14 +7,13 @@ import libcst as cst
 from replaylint.resolve import folds
 from replaylint.resolve.facts import CLASS, INSTANCE, LOCAL, MODULE, Store
 from replaylint.resolve.model import Class, ClassInfo, Func, LocalModule, Obj
+from replaylint.resolve.outside_workflow import OutsideWorkflow
 from replaylint.resolve.values import UNKNOWN, Ext, Mapping, Seq, SetOf, Value
-from replaylint.resolve.walker import Walker, children
+from replaylint.resolve.walker import children
 from replaylint.resolve.workflows import is_main_guard, type_checking_name
 
-_IN_WORKFLOW = "temporalio.workflow.in_workflow()"
 
-
-class Statements(Walker):
+class Statements(OutsideWorkflow):
     def _simple_line(self, node: cst.CSTNode) -> None:
         for small in node.body:  # type: ignore[attr-defined]
             self.stmt(small)
@@ -223,17 +222,6 @@ class Statements(Walker):
             self._suite(node)  # type: ignore[arg-type]
         self.governed, self.dead = saved
 
-    def _in_workflow_test(self, test: cst.BaseExpression) -> bool | None:
-        """True for `workflow.in_workflow()` (or a helper returning it), False for its negation."""
-        negated = False
-        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            negated = not negated
-            test = test.expression
-        value = self.eval(test)
-        if isinstance(value, Ext) and value.path == _IN_WORKFLOW:
-            return not negated
-        return None
-
     def _is_type_checking(self, test: cst.BaseExpression) -> bool:
         if type_checking_name(test) is not None:
             return True
@@ -256,12 +244,15 @@ class Statements(Walker):
 
     def _try(self, node: cst.Try | cst.TryStar) -> None:
         self._suite(node.body)
+        # `try: now = workflow.now() except Exception: now = datetime.now()`: the fallback
+        # runs only outside a workflow, where the framework's call raises.
+        outside = self._fails_outside_workflow_only(node.body)
         for handler in node.handlers:
             if handler.type is not None:
                 self.eval(handler.type)
             if handler.name is not None:
                 self._bind(handler.name.name, UNKNOWN)
-            self._suite(handler.body)
+            self._branch(handler.body, dead=outside)
         if node.orelse is not None:
             self._suite(node.orelse.body)
         if node.finalbody is not None:

@@ -13,6 +13,7 @@ declares the handful of methods one concern calls in another.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Iterator
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ from replaylint.resolve.scopes import Scope
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
 
 # Builtins the folds care about; every other builtin name is an ordinary, safe object.
+# Python's own names: a framework's star import is not taken to rebind them (`open`, `print`).
+_EVERY_BUILTIN = frozenset(dir(builtins))
 _BUILTINS = frozenset(
     {
         "getattr",
@@ -189,6 +192,8 @@ class Walker:
         self.statement: cst.CSTNode | None = None  # the innermost statement being walked
         # The comprehension being walked: its kind and the call it is handed to (containers.py).
         self.comprehension: tuple[str, str] = ("for", "")
+        # Framework modules imported with `*`, in order: where a name bound nowhere else is from.
+        self.star_frameworks: list[str] = []
         self._handed_to: dict[int, str] = {}
         # How many classes were defined when the module had loaded (None while it loads): the
         # ones before are module-level classes, whose attributes every run shares.
@@ -350,6 +355,8 @@ class Walker:
             return Const(self.m.name)  # `sys.modules[__name__]` is this module: nothing dynamic
         if name in ("True", "False", "None"):
             return Const({"True": True, "False": False, "None": None}[name])
+        if self.star_frameworks and name not in _EVERY_BUILTIN:
+            return Ext(f"{self.star_frameworks[-1]}.{name}")
         return UNKNOWN
 
     def _name(self, node: cst.Name) -> Value:

@@ -1,0 +1,65 @@
+"""A fallback in an `except` after a call that raises only outside a workflow never runs in one;
+a fallback after anything else that can fail in a workflow still can."""
+
+import random
+import time
+import uuid
+from datetime import datetime
+
+from temporalio import workflow
+
+
+def today() -> str:
+    try:
+        from temporalio import workflow as wf
+
+        now = wf.now()
+    except Exception:
+        now = datetime.now()
+    return f"{now:%Y-%m-%d}"
+
+
+def new_id() -> str:
+    try:
+        wf_random = workflow.random()
+    except RuntimeError:
+        return str(random.random())
+    return str(wf_random.random())
+
+
+def run_id() -> str:
+    try:
+        return workflow.info().workflow_id
+    except Exception:
+        return str(uuid.uuid4())
+
+
+def key() -> str:
+    try:
+        kept = str(workflow.uuid4())
+    except Exception:
+        kept = uuid.uuid4().hex
+    return kept
+
+
+def stamp() -> str:
+    try:
+        return workflow.now().isoformat(timespec="seconds")
+    except Exception:
+        return datetime.now().isoformat()
+
+
+def parsed(text: str) -> str:
+    try:
+        now = workflow.now()
+        day = int(text)
+    except ValueError:
+        return str(time.time())  # expect: ADK-W003
+    return f"{now} {day}"
+
+
+@workflow.defn
+class Report:
+    @workflow.run
+    async def run(self, text: str) -> str:
+        return today() + new_id() + run_id() + key() + stamp() + parsed(text)  # expect: ADK-W005
