@@ -23,7 +23,7 @@ _TEXT = frozenset({"str", "repr"})
 _LITERALS = (cst.SimpleString, cst.Integer, cst.Float)
 
 
-class OutsideWorkflow(Walker):
+class RunsOutsideWorkflow(Walker):
     def _in_workflow_test(self, test: cst.BaseExpression) -> bool | None:
         """True for `workflow.in_workflow()` (or a helper returning it), False for its negation."""
         negated = False

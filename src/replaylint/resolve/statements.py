@@ -7,13 +7,13 @@ import libcst as cst
 from replaylint.resolve import folds
 from replaylint.resolve.facts import CLASS, INSTANCE, LOCAL, MODULE, Store
 from replaylint.resolve.model import Class, ClassInfo, Func, LocalModule, Obj
-from replaylint.resolve.outside_workflow import OutsideWorkflow
+from replaylint.resolve.outside_workflow import RunsOutsideWorkflow
 from replaylint.resolve.values import UNKNOWN, Ext, Mapping, Seq, SetOf, Value
 from replaylint.resolve.walker import children
 from replaylint.resolve.workflows import is_main_guard, type_checking_name
 
 
-class Statements(OutsideWorkflow):
+class Statements(RunsOutsideWorkflow):
     def _simple_line(self, node: cst.CSTNode) -> None:
         for small in node.body:  # type: ignore[attr-defined]
             self.stmt(small)
