@@ -100,3 +100,33 @@ def test_the_byte_budget_keeps_large_modules_apart(
         ["big.py"],
         ["small1.py", "small2.py"],
     ]
+
+
+def test_parts_keep_each_group_apart_and_cut_only_a_large_one(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(affinity, "BATCH", 2)
+    candidates = _write(
+        tree,
+        {
+            "a_worker.py": "from shared.helpers import tick\n",
+            "b_script.py": "import os\n",
+            "c_worker.py": "from shared import helpers\n",
+            "d_worker.py": "from shared import helpers\n",
+            "e_script.py": "import sys\n",
+            "shared/__init__.py": "",
+            "shared/helpers.py": "import time\n\ndef tick():\n    return time.time()\n",
+        },
+    )
+    # Batches pack the lone scripts together; parts never put two groups in one.
+    assert _names(affinity.batches(candidates, Config())) == [
+        ["a_worker.py", "c_worker.py"],
+        ["d_worker.py", "b_script.py"],
+        ["e_script.py"],
+    ]
+    assert _names(affinity.parts(candidates, Config())) == [
+        ["a_worker.py", "c_worker.py"],
+        ["d_worker.py"],
+        ["b_script.py"],
+        ["e_script.py"],
+    ]

@@ -212,3 +212,30 @@ def test_a_module_several_batches_report_is_reported_from_the_same_batch_at_any_
     assert "    g -> f1 (line 6) -> time.time (u1.py:5)\n" in serial
     for _ in range(3):  # flows_first is checked before the summary, flows_second after it
         assert _report(2) == serial
+
+
+def test_an_edit_to_one_registrar_checks_its_own_part_again_not_its_neighbours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, checked: list[str]
+) -> None:
+    from replaylint.index.cache import Cache
+
+    workers = {  # three registrars that read no module in common: three parts
+        f"{name}_worker.py": WORKER_A.replace("flows_a", f"{name}_flows")
+        for name in ("a", "b", "c")
+    }
+    flows = {f"{name}_flows.py": FLOWS_A for name in ("a", "b", "c")}
+    _project(tmp_path, {**workers, **flows})
+    monkeypatch.chdir(tmp_path)
+    cache = Cache(tmp_path / ".cache")
+    resolver = Resolver()
+    first = REPORTERS["text"](
+        report_from(run(["."], resolver=resolver, cache=cache), Selection(resolver))
+    )
+    edited = tmp_path / "b_worker.py"
+    edited.write_text(edited.read_text() + "# edited\n")
+    checked.clear()
+    again = REPORTERS["text"](
+        report_from(run(["."], resolver=resolver, cache=cache), Selection(resolver))
+    )
+    assert again == first
+    assert checked == ["b_worker.py"]

@@ -42,6 +42,21 @@ def batches(candidates: list[Candidate], config: Config) -> list[list[Candidate]
     fits in."""
     if len(candidates) <= BATCH and sum(len(c[2]) for c in candidates) <= BUDGET:
         return [candidates] if candidates else []
+    return _packed(groups(candidates, config))
+
+
+def parts(candidates: list[Candidate], config: Config) -> list[list[Candidate]]:
+    """`candidates` (in path order) in groups that reach a common local module, each cut only
+    where it is larger than a batch: not packed together, so that a change to one file makes
+    only its own group's part stale (the registrars' parts, index/registrars.py)."""
+    return [piece for group in groups(candidates, config) for piece in _packed([group])]
+
+
+def groups(candidates: list[Candidate], config: Config) -> list[list[Candidate]]:
+    """`candidates` (in path order) in groups of those that reach a common local module, by
+    their first candidate's place."""
+    if not candidates:
+        return []
     reach = _Reach(Roots(tuple(Path(config.base, root).resolve() for root in config.src)))
     index = {os.path.realpath(path): i for i, (path, _, _) in enumerate(candidates)}
     parent = list(range(len(candidates)))
@@ -59,10 +74,10 @@ def batches(candidates: list[Candidate], config: Config) -> list[list[Candidate]
             a, b = find(i), find(first)
             if a != b:
                 parent[max(a, b)] = min(a, b)
-    groups: dict[int, list[Candidate]] = {}
+    found: dict[int, list[Candidate]] = {}
     for i, candidate in enumerate(candidates):
-        groups.setdefault(find(i), []).append(candidate)
-    return _packed([groups[key] for key in sorted(groups)])
+        found.setdefault(find(i), []).append(candidate)
+    return [found[key] for key in sorted(found)]
 
 
 def _packed(groups: list[list[Candidate]]) -> list[list[Candidate]]:

@@ -1,8 +1,11 @@
 """The registrars' pass, before the other batches: their records, and the summary of what they
 register that every other batch applies (engine/registrations.py).
 
-Registrars that read the same local modules are checked together (affinity.py), in batches
-bounded like any other, in parallel. A registration reaches a function through an import, so
+Registrars that read the same local modules are checked together (affinity.py), in parts
+bounded like any batch, in parallel. A part is one such group (cut only when larger than a
+batch), never packed with others: each part's summary is kept in the index under its own
+registrars, so an edit to one registrar checks its group again, not its neighbours in path
+order. A registration reaches a function through an import, so
 it lands in its own batch; only a worker's unsandboxed classes, named by name, and a group too
 large for one batch reach across. So the parts' summaries are merged, and when the whole says
 more about a module or a class one part read than that part knew, every part is checked again
@@ -146,7 +149,7 @@ class _Parts:
         self.config = config
         self.index = index
         self.key = registrars_key([(path, shas[path]) for path, _, _ in registrars])
-        self.parts = affinity.batches(sorted(registrars), config)
+        self.parts = affinity.parts(sorted(registrars), config)
         self.keys = [registrars_key([(p, shas[p]) for p, _, _ in part]) for part in self.parts]
         self.summaries: list[Registrations | None] = [
             index.part(k) if index is not None and not force else None for k in self.keys
