@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from replaylint.presets.parts import Patterns, RecordError, known, patterns, strings
+from replaylint.presets.parts import RecordError, known, patterns, strings
+from replaylint.presets.patterns import Patterns
 
 ROLES = ("holds", "runs", "hosts")
 

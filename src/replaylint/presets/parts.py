@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any
 
+from replaylint.presets.patterns import Patterns
+
 VERSIONING_MODELS = ("patching", "pinned")
-_NEVER = re.compile(r"(?!)")
 # Whether `patterns` compiles each source to refuse a bad one. The shipped records are read on
 # every run, warm ones included, and their 300-odd patterns are proven by the test suite (every
 # pattern of every shipped record compiles): `shipped_records` reads them without recompiling.
@@ -32,22 +32,6 @@ def shipped_records() -> Iterator[None]:
 
 class RecordError(ValueError):
     """A framework record that is not well formed: one line naming the file and the key."""
-
-
-@dataclass(frozen=True)
-class Patterns:
-    """Alternatives matched against a whole resolved path; compiled on first use."""
-
-    sources: tuple[str, ...] = ()
-
-    @cached_property
-    def compiled(self) -> re.Pattern[str]:
-        if not self.sources:
-            return _NEVER
-        return re.compile("|".join(f"(?:{p})" for p in self.sources))
-
-    def matches(self, path: str) -> bool:
-        return bool(self.sources) and self.compiled.fullmatch(path) is not None
 
 
 @dataclass(frozen=True)
