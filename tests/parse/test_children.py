@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+import re
 from pathlib import Path
 
 import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, ParentNodeProvider
 
-from replaylint.parse.children import children, parent_map
+from replaylint.parse.children import _visited_fields, children, parent_map
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every syntax form the project's own code, its fixtures and examples use, and some it does not.
@@ -84,3 +86,34 @@ def test_parent_map_is_libcsts_parent_node_provider() -> None:
         assert {id(node): id(parent) for node, parent in found.items()} == {
             id(node): id(parent) for node, parent in expected.items()
         }
+
+
+def _node_classes() -> list[type]:
+    found: set[type] = set()
+    stack: list[type] = [cst.CSTNode]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                stack.append(sub)
+    return sorted(found, key=lambda kind: kind.__qualname__)
+
+
+@pytest.mark.parametrize("kind", _node_classes(), ids=lambda kind: kind.__qualname__)
+def test_fields_read_are_those_each_class_visits_in_order(kind: type) -> None:
+    """The fields taken from a class's compiled `_visit_and_replace_children` are the ones its
+    source names in its visit calls, in the same order (a LibCST upgrade that broke this would
+    reorder or lose children)."""
+    method = next(
+        (
+            o.__dict__["_visit_and_replace_children"]
+            for o in kind.__mro__
+            if "_visit_and_replace_children" in o.__dict__
+        ),
+        None,
+    )
+    if method is None or inspect.isabstract(kind):  # never built: nothing is read
+        assert _visited_fields(kind) is None
+        return
+    written = re.findall(r"visit_\w+\(\s*self,\s*\"(\w+)\"", inspect.getsource(method))
+    assert _visited_fields(kind) == tuple(dict.fromkeys(written))

@@ -3,21 +3,22 @@
 LibCST's `node.children` collects them by running the node's `_visit_and_replace_children`,
 which constructs (and validates) a copy of the node: on a large module a traversal through
 `children` costs more than parsing it. The fields that method visits, in the order it visits
-them, are read once per class from its source (each visit names its field:
-`visit_required(self, "func", self.func, visitor)`), and the children are then read straight
-from those fields: the same nodes, in the same (lexical) order, with nothing built.
+them, are read once per class from its compiled code (each visit names its field, as a string
+constant: `visit_required(self, "func", self.func, visitor)`, and the constants are kept in the
+order they are first written), and the children are then read straight from those fields: the
+same nodes, in the same (lexical) order, with nothing built. (Reading the method's source
+instead, as this once did, tokenizes LibCST's modules: ten milliseconds and more in every
+process's first check.)
 """
 
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Sequence
 
 import libcst as cst
 
-_VISITED_FIELD = re.compile(r"visit_\w+\(\s*self,\s*\"(\w+)\"")
-_FIELDS: dict[type, tuple[str, ...] | None] = {}  # None: the source cannot be read
+_FIELDS: dict[type, tuple[str, ...] | None] = {}  # None: `node.children` (no fields to read)
 _NODE_TYPES: dict[type, bool] = {}
 
 
@@ -50,18 +51,19 @@ def is_node(value: object) -> bool:
 
 
 def _visited_fields(kind: type) -> tuple[str, ...] | None:
-    """The fields `kind`'s `_visit_and_replace_children` visits, in order (None when its source
-    is not to be had, as in a frozen build: `node.children` then)."""
+    """The fields `kind`'s `_visit_and_replace_children` visits, in order (None for a class
+    that declares no fields, or an abstract one, never built: `node.children` then)."""
+    if inspect.isabstract(kind):
+        return None
+    fields = getattr(kind, "__dataclass_fields__", None)
     for owner in kind.__mro__:
         method = owner.__dict__.get("_visit_and_replace_children")
         if method is None:
             continue
-        try:
-            source = inspect.getsource(method)
-        except (OSError, TypeError):
+        code = getattr(method, "__code__", None)
+        if not fields or code is None:
             return None
-        # A field visited in one of two ways (`names`: a star, or a sequence) is named twice.
-        return tuple(dict.fromkeys(_VISITED_FIELD.findall(source)))
+        return tuple(c for c in code.co_consts if isinstance(c, str) and c in fields)
     return None
 
 
