@@ -86,14 +86,14 @@ def _packed(groups: list[list[Candidate]]) -> list[list[Candidate]]:
     packed: list[list[Candidate]] = []
     current: list[Candidate] = []
     for group in groups:
-        if current and not _fits(current, group):
+        if current and not fits(current, group):
             packed.append(current)
             current = []
-        if _fits(current, group):
+        if fits(current, group):
             current.extend(group)
             continue
         for candidate in group:  # larger than a batch: cut in path order
-            if current and not _fits(current, [candidate]):
+            if current and not fits(current, [candidate]):
                 packed.append(current)
                 current = []
             current.append(candidate)
@@ -102,7 +102,8 @@ def _packed(groups: list[list[Candidate]]) -> list[list[Candidate]]:
     return packed
 
 
-def _fits(batch: list[Candidate], more: list[Candidate]) -> bool:
+def fits(batch: list[Candidate], more: list[Candidate]) -> bool:
+    """Would `more` join `batch` within a batch's limits (or be a batch alone)?"""
     size = sum(len(c[2]) for c in batch) + sum(len(c[2]) for c in more)
     alone = not batch and len(more) == 1  # a module larger than the budget is a batch alone
     return len(batch) + len(more) <= BATCH and (size <= BUDGET or alone)

@@ -23,7 +23,7 @@ from replaylint.engine.records import REGISTRATIONS, Record
 from replaylint.index import affinity
 from replaylint.index.marks import with_marks
 from replaylint.index.project_index import registrars_key
-from replaylint.index.running import run_batches, run_batches_apart
+from replaylint.index.running import Check, run_batches, run_batches_apart
 from replaylint.parse import kept
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def registrations(
     if stored is not None:
         return stored, []
     parts = _Parts(registrars, shas, config, index, force)
-    found = run_batches(parts.todo_batches(), config, check_registrars, jobs, None, limit)
+    found = parts.checked(jobs, None, limit)
     return parts.merged(found, jobs, limit)
 
 
@@ -75,10 +75,10 @@ def with_the_rest(
     batch checked before whose reads the summary affects is checked again with it. Returns the
     summary, the registrars' records and the rest's records (every candidate ticked)."""
     parts = _Parts(registrars, shas, config, index, force=True)
-    batches = parts.todo_batches()
+    batches, checks = parts.todo_batches(), parts.todo_checks()
     lead = len(batches)
     if lead >= jobs:  # no worker would wait for the parts: none checks a batch that may be lost
-        found = run_batches(batches, config, check_registrars, jobs, tick, limit)
+        found = parts.checked(jobs, tick, limit)
         whole, records = parts.merged(found, jobs, limit)
         check = partial(check_with, registrations=whole)
         return whole, records, run_batches(rest, config, check, jobs, tick, limit)
@@ -94,7 +94,7 @@ def with_the_rest(
 
     def choose(number: int) -> Callable[..., list[Record]]:
         if number < lead:
-            return check_registrars
+            return checks[number]
         if "whole" in known:
             return partial(check_with, registrations=known["whole"])
         return check_before
@@ -155,9 +155,38 @@ class _Parts:
             index.part(k) if index is not None and not force else None for k in self.keys
         ]
         self.todo = [n for n, summary in enumerate(self.summaries) if summary is None]
+        # The parts to check, packed into batches as other candidates are (a part is never
+        # split, and each is checked on a Project of its own: check_parts), so that a run
+        # of many small parts still keeps its workers' batches few.
+        self.packed: list[list[int]] = []
+        batch: list[Candidate] = []
+        for n in self.todo:
+            if not self.packed or not affinity.fits(batch, self.parts[n]):
+                self.packed.append([])
+                batch = []
+            self.packed[-1].append(n)
+            batch += self.parts[n]
 
     def todo_batches(self) -> list[list[Candidate]]:
-        return [self.parts[n] for n in self.todo]
+        return [[c for n in numbers for c in self.parts[n]] for numbers in self.packed]
+
+    def todo_checks(self) -> list[Check]:
+        """Each batch's check: its parts, one by one."""
+        return [
+            partial(check_parts, sizes=tuple(len(self.parts[n]) for n in numbers))
+            for numbers in self.packed
+        ]
+
+    def checked(
+        self, jobs: int, tick: Callable[[], None] | None, limit: int | None
+    ) -> list[Record]:
+        """The records of the parts to check, each part's followed by its summary's."""
+        checks = self.todo_checks()
+        batches = self.todo_batches()
+        apart = run_batches_apart(
+            batches, self.config, check_registrars, jobs, tick, limit, checks.__getitem__
+        )
+        return [record for records in apart for record in records]
 
     def summaries_merged(
         self, found: list[Record]
@@ -275,6 +304,22 @@ def check_registrars(
         records, summary = check.check_registrars(batch, project_for(config), tick)
         first = os.path.realpath(batch[0][0]) if batch else ""
         return [*with_marks(records), Record(first, "", "", REGISTRATIONS, registrations=summary)]
+
+
+def check_parts(
+    config: Config,
+    batch: list[Candidate],
+    tick: Callable[[], None] | None = None,
+    sizes: tuple[int, ...] = (),
+) -> list[Record]:
+    """Registrars' parts packed into one batch (`sizes`: how many candidates each has, in
+    order), each checked as check_registrars checks one."""
+    records: list[Record] = []
+    start = 0
+    for size in sizes:
+        records += check_registrars(config, batch[start : start + size], tick)
+        start += size
+    return records
 
 
 def check_with(
