@@ -92,7 +92,7 @@ class Project:
             return cached
         tree, read_by_cpython = parse(source, target_version(self.target_setting, key.parent))
         release.after_parse(len(source))
-        kept.loaded()
+        kept.loaded(len(source))
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),
