@@ -23,6 +23,15 @@ def _write(root: Path, files: dict[str, str]) -> list[tuple[str, str, bytes]]:
     ]
 
 
+def _with_shared_helpers(root: Path, files: dict[str, str]) -> list[tuple[str, str, bytes]]:
+    """`files` beside a package `shared` whose `helpers` module some of them import."""
+    shared = {
+        "shared/__init__.py": "",
+        "shared/helpers.py": "import time\n\ndef tick():\n    return time.time()\n",
+    }
+    return _write(root, {**files, **shared})
+
+
 def _names(batches: list[list[tuple[str, str, bytes]]]) -> list[list[str]]:
     return [[display for _, display, _ in batch] for batch in batches]
 
@@ -37,14 +46,12 @@ def test_candidates_reading_one_helper_share_a_batch(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(affinity, "BATCH", 2)
-    candidates = _write(
+    candidates = _with_shared_helpers(
         tree,
         {
             "a_flow.py": "from shared.helpers import tick\n",
             "b_flow.py": "import os\n",
             "c_flow.py": "from shared import helpers\n",
-            "shared/__init__.py": "",
-            "shared/helpers.py": "import time\n\ndef tick():\n    return time.time()\n",
         },
     )
     # In path order a and b would share the first batch; a and c read shared/helpers.py.
@@ -106,7 +113,7 @@ def test_parts_keep_each_group_apart_and_cut_only_a_large_one(
     tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(affinity, "BATCH", 2)
-    candidates = _write(
+    candidates = _with_shared_helpers(
         tree,
         {
             "a_worker.py": "from shared.helpers import tick\n",
@@ -114,8 +121,6 @@ def test_parts_keep_each_group_apart_and_cut_only_a_large_one(
             "c_worker.py": "from shared import helpers\n",
             "d_worker.py": "from shared import helpers\n",
             "e_script.py": "import sys\n",
-            "shared/__init__.py": "",
-            "shared/helpers.py": "import time\n\ndef tick():\n    return time.time()\n",
         },
     )
     # Batches pack the lone scripts together; parts never put two groups in one.
