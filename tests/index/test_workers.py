@@ -120,3 +120,48 @@ def test_an_abort_under_an_address_space_limit_is_named_memory(monkeypatch) -> N
     monkeypatch.setattr(limits, "address_space_limit", lambda: None)
     assert _death(-signal.SIGABRT, False).detail == "was killed by signal SIGABRT (6)"
     assert _death(3, False).detail == "exited with status 3"
+
+
+REGISTRAR = (
+    "# Run by a worker under UnsandboxedWorkflowRunner.\n"
+    "import time\n\n"
+    "from temporalio import workflow\n\n\n"
+    "@workflow.defn\n"
+    "class Flow{n}:\n"
+    "    @workflow.run\n"
+    "    async def run(self) -> float:\n"
+    "        return time.time()\n"
+)
+
+
+def test_a_registrar_that_kills_every_worker_in_a_batch_of_parts_is_e001(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Registrars that read nothing in common are parts of their own, packed into one batch:
+    the batch halved after its worker died twice is checked part by part all the same."""
+    monkeypatch.chdir(tmp_path)
+    for n in range(4):
+        text = REGISTRAR.format(n=n).encode() + (KILLER if n == 2 else b"")
+        (tmp_path / f"worker{n}.py").write_bytes(text)
+    for n in range(3):
+        (tmp_path / f"flow{n:02}.py").write_text(FLOW.format(n=n))
+    original = engine.check_registrars
+
+    def check_registrars(candidates, *args, **kwargs):
+        candidates = list(candidates)
+        if any(KILLER in data for _, _, data in candidates):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return original(candidates, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "check_registrars", check_registrars)
+    report = _report(jobs=2)
+    found = sorted((f.path, f.code.value) for f in report.findings)
+    assert found == [
+        ("flow00.py", "ADK-W003"),
+        ("flow01.py", "ADK-W003"),
+        ("flow02.py", "ADK-W003"),
+        ("worker0.py", "ADK-W003"),
+        ("worker1.py", "ADK-W003"),
+        ("worker2.py", "ADK-E001"),
+        ("worker3.py", "ADK-W003"),
+    ]

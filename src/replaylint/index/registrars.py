@@ -173,7 +173,7 @@ class _Parts:
     def todo_checks(self) -> list[Check]:
         """Each batch's check: its parts, one by one."""
         return [
-            partial(check_parts, sizes=tuple(len(self.parts[n]) for n in numbers))
+            partial(check_parts, parts=tuple(_paths(self.parts[n]) for n in numbers))
             for numbers in self.packed
         ]
 
@@ -310,16 +310,22 @@ def check_parts(
     config: Config,
     batch: list[Candidate],
     tick: Callable[[], None] | None = None,
-    sizes: tuple[int, ...] = (),
+    parts: tuple[frozenset[str], ...] = (),
 ) -> list[Record]:
-    """Registrars' parts packed into one batch (`sizes`: how many candidates each has, in
-    order), each checked as check_registrars checks one."""
+    """Registrars' parts packed into one batch (`parts`: each part's paths, in order), each
+    checked as check_registrars checks one. The batch may hold only some of them, or half of
+    one: a batch whose worker died twice is checked again in halves (survival.py), each half
+    with the parts' check; each piece's summary is named by its first path, of its part."""
     records: list[Record] = []
-    start = 0
-    for size in sizes:
-        records += check_registrars(config, batch[start : start + size], tick)
-        start += size
+    for paths in parts:
+        piece = [candidate for candidate in batch if candidate[0] in paths]
+        if piece:
+            records += check_registrars(config, piece, tick)
     return records
+
+
+def _paths(part: list[Candidate]) -> frozenset[str]:
+    return frozenset(path for path, _, _ in part)
 
 
 def check_with(
