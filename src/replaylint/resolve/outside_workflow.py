@@ -16,11 +16,15 @@ _IN_WORKFLOW = "temporalio.workflow.in_workflow()"
 _WORKFLOW_ONLY = frozenset(
     f"temporalio.workflow.{name}" for name in ("now", "time", "time_ns", "uuid4", "random", "info")
 )
-# What may be done with such a call's result and still fail only where the call does: a
-# conversion to text (`str(workflow.uuid4())`); reading a field or calling a method with
-# literal arguments (`workflow.info().workflow_id`, `workflow.now().isoformat()`).
+# The imports such a body may make: the module of those calls (any other can fail to import in
+# a workflow too, an optional dependency missing).
+_WORKFLOW_MODULES = frozenset({"temporalio", "temporalio.workflow"})
+# What may be done with such a call's result and still fail only where the call does: turn it
+# into text (`str(workflow.uuid4())`), read one attribute of it (`workflow.info().workflow_id`:
+# a second could meet a None, `info().parent.workflow_id`), or call one of these methods of it
+# with no argument (`workflow.now().isoformat()`), none of which can raise.
 _TEXT = frozenset({"str", "repr"})
-_LITERALS = (cst.SimpleString, cst.Integer, cst.Float)
+_SAFE_METHODS = frozenset({"isoformat", "timestamp", "date", "time", "random"})
 
 
 class RunsOutsideWorkflow(Walker):
@@ -36,9 +40,9 @@ class RunsOutsideWorkflow(Walker):
         return None
 
     def _fails_outside_workflow_only(self, body: cst.BaseSuite) -> bool:
-        """Does this `try` body fail only outside a workflow: nothing but imports of a framework,
-        and at least one call that raises only there (`workflow.now()`), its result kept in a
-        name, returned or dropped?"""
+        """Does this `try` body fail only outside a workflow: nothing but imports of Temporal's
+        workflow module, and at least one call that raises only there (`workflow.now()`), its
+        result kept in a name, returned or dropped?"""
         smalls: list[cst.CSTNode] = []
         for statement in body.body:
             if isinstance(statement, cst.SimpleStatementLine):
@@ -50,7 +54,7 @@ class RunsOutsideWorkflow(Walker):
         proof = False
         for small in smalls:
             if isinstance(small, (cst.Import, cst.ImportFrom)):
-                if not all(map(self.frameworks.is_framework_path, _imported_modules(small))):
+                if not set(_imported_modules(small)) <= _WORKFLOW_MODULES:
                     return False
             elif self._keeps_a_workflow_only_call(small):
                 proof = True
@@ -71,20 +75,24 @@ class RunsOutsideWorkflow(Walker):
         return value is not None and self._workflow_only(value)
 
     def _workflow_only(self, expr: cst.BaseExpression) -> bool:
-        """Is `expr` a call that raises only outside a workflow, or what _TEXT and _LITERALS
-        allow done with its result?"""
-        if isinstance(expr, cst.Attribute):
-            return self._workflow_only(expr.value)
-        if not isinstance(expr, cst.Call):
+        """Is `expr` a call that raises only outside a workflow, or what _TEXT and
+        _SAFE_METHODS allow done with its result?"""
+        if isinstance(expr, cst.Call) and self._converts_to_text(expr.func):
+            if len(expr.args) == 1 and not expr.args[0].star:
+                return self._workflow_only(expr.args[0].value)
             return False
-        if isinstance(expr.func, cst.Attribute) and not isinstance(self._peek(expr.func), Ext):
-            # A method of the result (`.isoformat()`), not a function of a module.
-            literal = all(isinstance(arg.value, _LITERALS) and not arg.star for arg in expr.args)
-            return literal and self._workflow_only(expr.func.value)
-        if self._converts_to_text(expr.func) and len(expr.args) == 1 and not expr.args[0].star:
-            return self._workflow_only(expr.args[0].value)
+        if isinstance(expr, cst.Attribute):
+            return self._workflow_only_call(expr.value)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not expr.args:
+            if expr.func.attr.value in _SAFE_METHODS and self._workflow_only_call(expr.func.value):
+                return True
+        return self._workflow_only_call(expr)
+
+    def _workflow_only_call(self, expr: cst.BaseExpression) -> bool:
+        if not isinstance(expr, cst.Call) or expr.args:
+            return False
         callee = self._peek(expr.func)
-        return isinstance(callee, Ext) and callee.path in _WORKFLOW_ONLY and not expr.args
+        return isinstance(callee, Ext) and callee.path in _WORKFLOW_ONLY
 
     def _converts_to_text(self, func: cst.BaseExpression) -> bool:
         """`str` or `repr`, the builtins (not a name the module binds)."""

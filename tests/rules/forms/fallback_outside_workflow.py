@@ -44,9 +44,23 @@ def key() -> str:
 
 def stamp() -> str:
     try:
-        return workflow.now().isoformat(timespec="seconds")
+        return workflow.now().isoformat()
     except Exception:
         return datetime.now().isoformat()
+
+
+def parent_id() -> str:
+    try:
+        return workflow.info().parent.workflow_id  # None for a workflow with no parent
+    except Exception:
+        return str(uuid.uuid4())  # expect: ADK-W002
+
+
+def shard() -> int:
+    try:
+        return workflow.info().workflow_id.index("-")  # no "-" in the id: ValueError
+    except ValueError:
+        return int(time.time())  # expect: ADK-W003
 
 
 def parsed(text: str) -> str:
@@ -62,4 +76,7 @@ def parsed(text: str) -> str:
 class Report:
     @workflow.run
     async def run(self, text: str) -> str:
-        return today() + new_id() + run_id() + key() + stamp() + parsed(text)  # expect: ADK-W005
+        safe = today() + new_id() + run_id() + key() + stamp()
+        late = parsed(text)  # expect: ADK-W005
+        parent = parent_id()  # expect: ADK-W005
+        return safe + late + parent + str(shard())  # expect: ADK-W005
