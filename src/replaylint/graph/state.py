@@ -137,6 +137,8 @@ def _read(body: Body, node: cst.CSTNode) -> bool:
 
 
 def _says_false(cls: ClassInfo, keyword: str) -> bool:
+    if keyword in cls.false_keywords:  # a decorator applied by a call
+        return True
     node = cls.node
     if not isinstance(node, cst.ClassDef):
         return False

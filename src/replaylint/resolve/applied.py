@@ -36,18 +36,28 @@ class Applied(Walker):
         target = args[0]
         decorator = path[:-2] if path.endswith("()") else path  # `workflow.defn(sandboxed=False)`
         if isinstance(target, Class) and target.info.module is self.m:
-            return self._class_applied(target, decorator)
+            return self._class_applied(target, decorator, node.func)
         if isinstance(target, Func) and target.info.module is self.m:
             return self._function_applied(target, decorator, node)
         return None
 
-    def _class_applied(self, target: Class, decorator: str) -> Value | None:
+    def _class_applied(
+        self, target: Class, decorator: str, made_by: cst.BaseExpression
+    ) -> Value | None:
         cls = target.info
         if cls.workflow is not None:
             return None
         self._workflow_class(cls, self.frameworks.workflow_class(decorator))
         if cls.workflow is None:
             return None
+        if isinstance(made_by, cst.Call):  # `workflow.defn(sandboxed=False)(Greeting)`
+            cls.false_keywords = frozenset(
+                arg.keyword.value
+                for arg in made_by.args
+                if arg.keyword is not None
+                and isinstance(arg.value, cst.Name)
+                and arg.value.value == "False"
+            )
         for method in self.m.functions:  # defined before the class was a workflow
             if method.cls is cls:
                 self._method_entry(method)

@@ -127,6 +127,9 @@ class ClassInfo:
     # What constructing an instance runs besides __init__: each field's default factory
     # (`order_id: str = field(default_factory=uuid4)`), as a function of its own, by field.
     defaults: dict[str, FunctionInfo] = field(default_factory=dict)
+    # Keywords its decorator, applied by a call, was given a literal False
+    # (`workflow.defn(sandboxed=False)(Greeting)`): what a written decorator's node says.
+    false_keywords: frozenset[str] = frozenset()
 
     def lookup(self, name: str, instance: bool) -> Value | None:
         seen: set[int] = set()
