@@ -19,6 +19,7 @@ from replaylint.parse.parsing import ParseFailure, parse
 from replaylint.presets.frameworks import Frameworks
 from replaylint.presets.records import inline_activity
 from replaylint.project.config import Config
+from replaylint.project.published import published_names
 from replaylint.project.python_version import target_version
 from replaylint.project.roots import Roots, never_local
 from replaylint.resolve.catalog import Catalog, default_catalog
@@ -172,7 +173,7 @@ class Project:
         """The local module a dotted import names, read and walked; None when it is not local."""
         parts = [p for p in name.split(".") if p]
         if level == 0:
-            if not parts or never_local(name):
+            if not parts or never_local(name) or self._sdk_at_home(parts[0], importer):
                 return None
             bases = self.roots.for_folder(importer.path.parent)
         else:
@@ -200,6 +201,14 @@ class Project:
                 "." * level + name,
             )
         return None
+
+    def _sdk_at_home(self, top: str, importer: ModuleInfo) -> bool:
+        """Is `top` a model SDK's package and this its own repository (openai-agents-python's
+        Temporal examples calling `Runner.run`)? Then it is the SDK the catalog describes."""
+        published = self.catalog.repositories.get(top)
+        if not published:
+            return False
+        return not published.isdisjoint(published_names(importer.path.parent))
 
     def _load_local(self, path: Path, name: str) -> ModuleInfo | None:
         key = path.resolve()

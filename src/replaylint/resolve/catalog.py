@@ -126,6 +126,7 @@ class Catalog:
                 _durable_when(table),
             )
         self.recorders.update(data.get("recorders", {}).get("names", []))
+        self.repositories = _repositories(data)
         activities = data.get("activities", {})
         self.recorded_activities.update(activities.get("recorded", []))
         self._parents = self._all_parents()
@@ -358,6 +359,11 @@ class CallArgs:
         if "0" in self.strings:
             return self.strings["0"]
         return self.strings.get(keyword) if keyword else None
+
+
+def _repositories(data: dict[str, Any]) -> dict[str, frozenset[str]]:
+    """A model SDK's package -> the names it is published under (its own repository's)."""
+    return {package: frozenset(names) for package, names in data.get("repositories", {}).items()}
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,46 @@
+"""The names a file's projects are published under: the `[project] name` of each pyproject.toml
+from the file's folder up to its repository root, normalized as package indexes compare them
+(lower case, runs of `-`, `_` and `.` as one `-`). A model SDK's own repository is known by
+them (rules/catalog.toml [repositories])."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from replaylint.project.roots import find_project
+from replaylint.project.settings_files import parse_toml
+from replaylint.project.validate import ConfigError
+
+_SEPARATORS = re.compile(r"[-_.]+")
+_BY_FOLDER: dict[Path, frozenset[str]] = {}
+
+
+def published_names(folder: Path) -> frozenset[str]:
+    found = _BY_FOLDER.get(folder)
+    if found is not None:
+        return found
+    root = find_project(folder)
+    names: set[str] = set()
+    current = folder
+    while root is not None:
+        name = _declared_name(current / "pyproject.toml")
+        if name:
+            names.add(name)
+        if current == root or current.parent == current:
+            break
+        current = current.parent
+    found = _BY_FOLDER[folder] = frozenset(names)
+    return found
+
+
+def _declared_name(candidate: Path) -> str:
+    if not candidate.is_file():
+        return ""
+    try:
+        data = parse_toml(candidate.read_text(encoding="utf-8"), str(candidate))
+    except (OSError, UnicodeDecodeError, ConfigError):
+        return ""  # another tool's broken file names nothing
+    project = data.get("project") if isinstance(data, dict) else None
+    name = project.get("name") if isinstance(project, dict) else None
+    return _SEPARATORS.sub("-", name).lower() if isinstance(name, str) else ""
