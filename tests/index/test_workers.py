@@ -15,6 +15,7 @@ import pytest
 from replaylint.api import run
 from replaylint.engine import check as engine
 from replaylint.index import affinity, limits
+from replaylint.index.cache import Cache
 from replaylint.project.config import Resolver
 from replaylint.report.selection import Selection, report_from
 from replaylint.reporters import REPORTERS
@@ -154,7 +155,9 @@ def test_a_registrar_that_kills_every_worker_in_a_batch_of_parts_is_e001(
         return original(candidates, *args, **kwargs)
 
     monkeypatch.setattr(engine, "check_registrars", check_registrars)
-    report = _report(jobs=2)
+    resolver = Resolver()  # with an index: each registrar a part, the four in one batch
+    outcome = run(["."], resolver=resolver, jobs=2, cache=Cache(tmp_path / ".cache"))
+    report = report_from(outcome, Selection(resolver))
     found = sorted((f.path, f.code.value) for f in report.findings)
     assert found == [
         ("flow00.py", "ADK-W003"),

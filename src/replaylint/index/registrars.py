@@ -2,10 +2,12 @@
 register that every other batch applies (engine/registrations.py).
 
 Registrars that read the same local modules are checked together (affinity.py), in parts
-bounded like any batch, in parallel. A part is one such group (cut only when larger than a
-batch), never packed with others: each part's summary is kept in the index under its own
-registrars, so an edit to one registrar checks its group again, not its neighbours in path
-order. A registration reaches a function through an import, so
+bounded like any batch, in parallel. With an index, a part is one such group (cut only when
+larger than a batch), never packed with others: each part's summary is kept in the index under
+its own registrars, so an edit to one registrar checks its group again, not its neighbours in
+path order (small parts still share a batch of the run, each checked on a Project of its own:
+check_parts). Without one (`--no-cache`) the parts are the packed batches. A registration
+reaches a function through an import, so
 it lands in its own batch; only a worker's unsandboxed classes, named by name, and a group too
 large for one batch reach across. So the parts' summaries are merged, and when the whole says
 more about a module or a class one part read than that part knew, every part is checked again
@@ -149,7 +151,11 @@ class _Parts:
         self.config = config
         self.index = index
         self.key = registrars_key([(path, shas[path]) for path, _, _ in registrars])
-        self.parts = affinity.parts(sorted(registrars), config)
+        # Each group its own part where an index keeps the parts' summaries (an edit checks its
+        # group again, not its neighbours); without one, nothing is kept per part, and packed
+        # batches spare each small group the fixed cost of a check of its own.
+        cut = affinity.parts if index is not None else affinity.batches
+        self.parts = cut(sorted(registrars), config)
         self.keys = [registrars_key([(p, shas[p]) for p, _, _ in part]) for part in self.parts]
         self.summaries: list[Registrations | None] = [
             index.part(k) if index is not None and not force else None for k in self.keys
