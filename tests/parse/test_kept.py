@@ -46,17 +46,12 @@ def _dropped() -> weakref.ref[_Cycle]:
     return weakref.ref(_Cycle())
 
 
-# Enough source parsed that the next batch takes a full pass (kept._COLLECT_AFTER).
-_SIZE = kept._COLLECT_AFTER
-
-
 @pytest.fixture
 def nothing_frozen() -> Iterator[None]:
     """Start with no frozen object, as the command's run wants (kept.wanted); put back what
     the process had frozen."""
     before = gc.get_freeze_count()
     gc.unfreeze()
-    kept._garbage, kept._parsed = False, 0  # no pass owed by an earlier test's batches
     kept.wanted(True)
     yield
     kept.wanted(False)
@@ -86,7 +81,7 @@ def test_modules_loaded_in_a_batch_are_frozen_until_it_ends(
 
 def test_outside_a_batch_nothing_is_frozen(tmp_path: Path, nothing_frozen: None) -> None:
     _load(tmp_path)
-    kept.loaded(_SIZE)
+    kept.loaded()
     assert gc.get_freeze_count() == 0
 
 
@@ -104,30 +99,11 @@ def test_an_ended_batch_is_collected_before_the_next_one_freezes(nothing_frozen:
     """A batch's Project is garbage in cycles once it ends: the next batch's first load must
     not freeze it again with the living (memory would grow batch after batch)."""
     with kept.batch():
-        kept.loaded(_SIZE)
+        kept.loaded()
         alive = _dropped()
     with kept.batch():
-        kept.loaded(_SIZE)
+        kept.loaded()
         assert alive() is None
-
-
-def test_small_batches_leave_their_trees_to_one_later_pass(nothing_frozen: None) -> None:
-    """A full pass costs the same whatever it frees: batches that parsed little (a registrar's
-    part of one file) share one, taken once a batch's budget of source has been parsed."""
-    small = kept._COLLECT_AFTER // 3 + 1
-    with kept.batch():
-        kept.loaded(small)
-        first = _dropped()
-    with kept.batch():
-        kept.loaded(small)
-        assert first() is not None  # not yet: frozen again with the living, until this ends
-        second = _dropped()
-    with kept.batch():
-        kept.loaded(small)  # two thirds parsed when this batch began: still no pass
-        assert first() is not None and second() is not None
-    with kept.batch():  # a whole budget parsed since the last pass: this one takes it
-        kept.loaded(small)
-        assert first() is None and second() is None
 
 
 def test_garbage_frozen_at_a_load_is_freed_once_the_batch_ends(nothing_frozen: None) -> None:
@@ -135,7 +111,7 @@ def test_garbage_frozen_at_a_load_is_freed_once_the_batch_ends(nothing_frozen: N
         gc.disable()  # no pass of its own between the drop and the load
         try:
             alive = _dropped()
-            kept.loaded(_SIZE)
+            kept.loaded()
         finally:
             gc.enable()
         gc.collect()
@@ -159,7 +135,7 @@ def test_a_process_that_froze_objects_of_its_own_keeps_its_collector(
     before = gc.get_freeze_count()
     with kept.batch():
         alive = _dropped()
-        kept.loaded(_SIZE)
+        kept.loaded()
         gc.collect()
         assert alive() is None  # nothing frozen at the load: collected as before
         assert gc.get_freeze_count() == before
@@ -220,7 +196,7 @@ def _childs_batch() -> str:
     """What a child starts with, and whether its own batch leaves anything frozen."""
     state = f"{kept._batches} {gc.get_freeze_count() > 0}"
     with kept.batch():
-        kept.loaded(_SIZE)
+        kept.loaded()
     return f"{state} {gc.get_freeze_count() > 0}"
 
 
@@ -229,7 +205,7 @@ def test_a_child_forked_during_a_batch_starts_with_none_under_way(nothing_frozen
     """Another thread of the parent forks workers while this one checks a batch in-process:
     the child must not inherit the batch (it would never unfreeze) nor a held lock."""
     with kept.batch():
-        kept.loaded(_SIZE)
+        kept.loaded()
         with kept._LOCK:  # held by the parent's thread at the moment of the fork
             said = _in_child(_childs_batch)
     assert said == "0 False False"
@@ -240,12 +216,12 @@ def test_a_child_collects_what_its_parent_batches_left_before_freezing(
     nothing_frozen: None,
 ) -> None:
     with kept.batch():
-        kept.loaded(_SIZE)
+        kept.loaded()
     alive = _dropped()  # as an ended batch's Project: garbage the next batch collects
 
     def first_batch() -> str:
         with kept.batch():
-            kept.loaded(_SIZE)
+            kept.loaded()
             return "collected" if alive() is None else "frozen again"
 
     assert _in_child(first_batch) == "collected"

@@ -93,7 +93,7 @@ class Project:
             return cached
         tree, read_by_cpython = parse(source, target_version(self.target_setting, key.parent))
         release.after_parse(len(source))
-        kept.loaded(len(source))
+        kept.loaded()
         info = ModuleInfo(
             path=key,
             display=display or display_path(path),

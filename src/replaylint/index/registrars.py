@@ -323,10 +323,13 @@ def check_parts(
     one: a batch whose worker died twice is checked again in halves (survival.py), each half
     with the parts' check; each piece's summary is named by its first path, of its part."""
     records: list[Record] = []
-    for paths in parts:
-        piece = [candidate for candidate in batch if candidate[0] in paths]
-        if piece:
-            records += check_registrars(config, piece, tick)
+    # One batch for the collector (kept.py): no full pass between its parts, each of which
+    # would cost 20-30 ms whatever it frees; what they leave is collected once it ends.
+    with kept.batch():
+        for paths in parts:
+            piece = [candidate for candidate in batch if candidate[0] in paths]
+            if piece:
+                records += check_registrars(config, piece, tick)
     return records
 
 

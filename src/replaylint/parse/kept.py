@@ -30,11 +30,6 @@ _wanted = False  # by the command, for its run (wanted)
 _batches = 0  # batches under way in this process, in every thread
 _freezing = False  # whether they freeze: wanted, and nothing frozen when the first began
 _garbage = False  # a freezing batch ended since the last full pass: its trees wait in cycles
-_parsed = 0  # bytes of source parsed since the last full pass
-# A full pass costs 20-30 ms whatever it frees (it visits every live object): batches that
-# parsed little (a registrar's part of one or two files) leave their trees for a later pass,
-# taken once this much source has been parsed since the last, about one batch's budget.
-_COLLECT_AFTER = 256 * 1024
 
 
 def wanted(yes: bool) -> None:
@@ -47,7 +42,7 @@ def wanted(yes: bool) -> None:
 def batch() -> Iterator[None]:
     """One batch's check: modules loaded meanwhile are kept out of full passes until the last
     batch under way in the process ends."""
-    global _batches, _freezing, _garbage, _parsed
+    global _batches, _freezing, _garbage
     counted = False
     try:
         with _LOCK:
@@ -55,10 +50,9 @@ def batch() -> Iterator[None]:
             counted = True
             if _batches == 1:
                 _freezing = _wanted and gc.get_freeze_count() == 0
-                if _freezing and _garbage and _parsed >= _COLLECT_AFTER:
+                if _freezing and _garbage:
                     gc.collect()  # the batches before: freed, not frozen by the first load
                     _garbage = False
-                    _parsed = 0
         yield
     finally:
         if counted:
@@ -74,13 +68,11 @@ def _forked() -> None:
     parent's batches, so it starts with none under way, a lock nobody holds, and nothing of
     theirs frozen (a worker that kept it would never free it). What its parent's batches left
     to collect, it collects before its own first load."""
-    global _LOCK, _batches, _freezing, _garbage, _parsed
+    global _LOCK, _batches, _freezing, _garbage
     _LOCK = threading.Lock()
     if _batches and _freezing:
         gc.unfreeze()
         _garbage = True  # the parent's batch, which the child will never end: collected first
-    if _garbage:
-        _parsed = max(_parsed, _COLLECT_AFTER)  # however little it parsed: the child's first
     _batches = 0
     _freezing = False
 
@@ -89,10 +81,8 @@ if hasattr(os, "register_at_fork"):  # no fork on Windows
     os.register_at_fork(after_in_child=_forked)
 
 
-def loaded(size: int) -> None:
-    """A module of `size` bytes was parsed: inside a freezing batch, what is alive now stays
-    out of full passes until the batch ends."""
-    global _parsed
+def loaded() -> None:
+    """A module was parsed: inside a freezing batch, what is alive now stays out of full
+    passes until the batch ends."""
     if _batches and _freezing:
-        _parsed += size
         gc.freeze()
