@@ -8,29 +8,25 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from replaylint.project.roots import find_project
 from replaylint.project.settings_files import parse_toml
 from replaylint.project.validate import ConfigError
 
 _SEPARATORS = re.compile(r"[-_.]+")
 _BY_FOLDER: dict[Path, frozenset[str]] = {}
+_REPOSITORY_MARKERS = (".git", ".hg")
 
 
 def published_names(folder: Path) -> frozenset[str]:
+    """Each folder's answer is its own pyproject.toml's name with its parent's answer, up to a
+    repository root: every file is read once per run, however many folders ask."""
     found = _BY_FOLDER.get(folder)
-    if found is not None:
-        return found
-    root = find_project(folder)
-    names: set[str] = set()
-    current = folder
-    while root is not None:
-        name = _declared_name(current / "pyproject.toml")
-        if name:
-            names.add(name)
-        if current == root or current.parent == current:
-            break
-        current = current.parent
-    found = _BY_FOLDER[folder] = frozenset(names)
+    if found is None:
+        own = _declared_name(folder / "pyproject.toml")
+        names = {own} if own else set()
+        top = folder.parent == folder or any((folder / m).exists() for m in _REPOSITORY_MARKERS)
+        if not top:
+            names |= published_names(folder.parent)
+        found = _BY_FOLDER[folder] = frozenset(names)
     return found
 
 
