@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 
+# What marks a repository's root: the folders nothing is looked for above.
+REPOSITORY_MARKERS = (".git", ".hg")
+
 
 def printable(path: str) -> str:
     """`path` as one printable line that any stream can encode.

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from replaylint.core.codes import CATALOG_CODES, Code
-from replaylint.core.paths import printable
+from replaylint.core.paths import REPOSITORY_MARKERS, printable
 from replaylint.presets.shipped import preset_names
 from replaylint.project.discovery import DEFAULT_EXCLUDES, excluded
 from replaylint.project.settings_files import own_table, parse_toml, read_table
@@ -106,9 +106,6 @@ def discover(start: Path | None = None) -> Config:
     return config if config.sources else dataclasses.replace(config, base=str(folder))
 
 
-_REPOSITORY_MARKERS = (".git", ".hg")
-
-
 class Resolver:
     """The settings that apply to each file, as ruff finds them: the nearest folder with a
     `replaylint.toml` or a `pyproject.toml` holding `[tool.replaylint]`, farther ones filling
@@ -192,7 +189,7 @@ class Resolver:
             own, source = _own_settings(current)
             chain.append((current, dict(own or {}), source))
             stop = bool((own or {}).get("root")) or any(
-                (current / marker).exists() for marker in _REPOSITORY_MARKERS
+                (current / marker).exists() for marker in REPOSITORY_MARKERS
             )
             if stop or current.parent == current:
                 break

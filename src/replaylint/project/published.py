@@ -8,12 +8,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from replaylint.project.settings_files import parse_toml
-from replaylint.project.validate import ConfigError
+from replaylint.core.paths import REPOSITORY_MARKERS
+from replaylint.project.settings_files import project_table
 
 _SEPARATORS = re.compile(r"[-_.]+")
 _BY_FOLDER: dict[Path, frozenset[str]] = {}
-_REPOSITORY_MARKERS = (".git", ".hg")
 
 
 def published_names(folder: Path) -> frozenset[str]:
@@ -23,7 +22,7 @@ def published_names(folder: Path) -> frozenset[str]:
     if found is None:
         own = _declared_name(folder / "pyproject.toml")
         names = {own} if own else set()
-        top = folder.parent == folder or any((folder / m).exists() for m in _REPOSITORY_MARKERS)
+        top = folder.parent == folder or any((folder / m).exists() for m in REPOSITORY_MARKERS)
         if not top:
             names |= published_names(folder.parent)
         found = _BY_FOLDER[folder] = frozenset(names)
@@ -31,12 +30,6 @@ def published_names(folder: Path) -> frozenset[str]:
 
 
 def _declared_name(candidate: Path) -> str:
-    if not candidate.is_file():
-        return ""
-    try:
-        data = parse_toml(candidate.read_text(encoding="utf-8"), str(candidate))
-    except (OSError, UnicodeDecodeError, ConfigError):
-        return ""  # another tool's broken file names nothing
-    project = data.get("project") if isinstance(data, dict) else None
-    name = project.get("name") if isinstance(project, dict) else None
+    project = project_table(candidate)
+    name = project.get("name") if project is not None else None
     return _SEPARATORS.sub("-", name).lower() if isinstance(name, str) else ""

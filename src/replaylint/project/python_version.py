@@ -7,14 +7,13 @@ import re
 import sys
 from pathlib import Path
 
-from replaylint.project.settings_files import parse_toml
-from replaylint.project.validate import ConfigError
+from replaylint.core.paths import REPOSITORY_MARKERS
+from replaylint.project.settings_files import project_table
 
 Version = tuple[int, int]
 RUNNING: Version = (sys.version_info.major, sys.version_info.minor)
 _SETTING = re.compile(r"py3(\d{1,2})")
 _BOUND = re.compile(r"^\s*(>=|==|~=|\^|>|===)?\s*3\.(\d+)")
-_REPOSITORY_MARKERS = (".git", ".hg")
 
 
 def parse_setting(text: str) -> Version | None:
@@ -59,7 +58,7 @@ def _required(folder: Path) -> Version | None:
             found = declared[0]
             break
         top = current.parent == current
-        if top or any((current / m).exists() for m in _REPOSITORY_MARKERS):
+        if top or any((current / m).exists() for m in REPOSITORY_MARKERS):
             break
         current = current.parent
     for place in walked:
@@ -69,14 +68,8 @@ def _required(folder: Path) -> Version | None:
 
 def _declared(candidate: Path) -> tuple[Version | None] | None:
     """(the lower bound,) of a pyproject.toml's requires-python, None when it says none."""
-    if not candidate.is_file():
-        return None
-    try:
-        data = parse_toml(candidate.read_text(encoding="utf-8"), str(candidate))
-    except (OSError, UnicodeDecodeError, ConfigError):
-        return None  # another tool's broken file says nothing of the Python version
-    project = data.get("project") if isinstance(data, dict) else None
-    requires = project.get("requires-python") if isinstance(project, dict) else None
+    project = project_table(candidate)
+    requires = project.get("requires-python") if project is not None else None
     return (lower_bound(requires),) if isinstance(requires, str) else None
 
 

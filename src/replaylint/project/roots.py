@@ -13,6 +13,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from replaylint.core.paths import REPOSITORY_MARKERS
 from replaylint.presets.shipped import preset_packages
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
@@ -32,7 +33,6 @@ def _never_local() -> frozenset[str]:
 
 
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
-_REPOSITORY_MARKERS = (".git", ".hg")
 _UNMARKED_DEPTH = 8  # folders searched above a file that belongs to no project at all
 
 
@@ -46,7 +46,7 @@ def find_project(folder: Path) -> Path | None:
     setup.py or setup.cfg above it; None when `folder` belongs to no project at all."""
     current, found = folder, None
     while True:
-        if any((current / m).exists() for m in _REPOSITORY_MARKERS):
+        if any((current / m).exists() for m in REPOSITORY_MARKERS):
             return current
         if any((current / m).is_file() for m in _PROJECT_FILES):
             found = current
@@ -98,7 +98,7 @@ class Roots:
             current = folder
             repository = False
             while True:
-                repository = any((current / m).exists() for m in _REPOSITORY_MARKERS)
+                repository = any((current / m).exists() for m in REPOSITORY_MARKERS)
                 if repository or any((current / m).is_file() for m in _PROJECT_FILES):
                     roots.append(current)
                     if (current / "src").is_dir():

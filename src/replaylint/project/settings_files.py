@@ -95,3 +95,22 @@ def own_table(folder: Path) -> tuple[Path, dict[str, Any]] | None:
         if table is not None:
             return candidate, table
     return None
+
+
+_PROJECT_TABLES: dict[Path, dict[str, Any] | None] = {}
+
+
+def project_table(candidate: Path) -> dict[str, Any] | None:
+    """A pyproject.toml's `[project]` table, read once per run; None when there is no file or
+    no table, or the file cannot be read (another tool's broken file says nothing of either)."""
+    if candidate not in _PROJECT_TABLES:
+        table = None
+        if candidate.is_file():
+            try:
+                data = parse_toml(candidate.read_text(encoding="utf-8"), str(candidate))
+            except (OSError, UnicodeDecodeError, ConfigError):
+                data = {}
+            found = data.get("project")
+            table = found if isinstance(found, dict) else None
+        _PROJECT_TABLES[candidate] = table
+    return _PROJECT_TABLES[candidate]

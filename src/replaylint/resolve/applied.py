@@ -4,10 +4,10 @@ the decorator written above it would have made.
 
 A framework's workflow decorators mark, register or wrap what they are given, and the framework
 runs it as its workflow (or replays it once it suspends, a Prefect flow), so the class or
-function is replayed wherever the result goes. A recorded zone's decorator (a step, an activity) makes a
-new callable and leaves the one it was given alone (DBOS's `DBOS.step()`): only a result bound
-back to the same name makes the function recorded, so `fetch()` is recorded after
-`fetch = DBOS.step()(fetch)` and still runs inline after `DBOS.step()(fetch)`.
+function is replayed wherever the result goes. A recorded zone's decorator (a step, an
+activity) makes a new callable and leaves the one it was given alone (DBOS's `DBOS.step()`):
+only a result bound back to the same name makes the function recorded, so `fetch()` is
+recorded after `fetch = DBOS.step()(fetch)` and still runs inline after `DBOS.step()(fetch)`.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from replaylint.api import run
 from replaylint.core.findings import Finding
-from replaylint.core.paths import printable
+from replaylint.core.paths import REPOSITORY_MARKERS, printable
 from replaylint.project.config import ConfigError, Resolver
 from replaylint.project.settings_files import SETTINGS_NAMES
 from replaylint.report.selection import Selection, report_from
@@ -32,7 +32,6 @@ from replaylint.server.reach import Reach, Reachers
 log = logging.getLogger("replaylint.server")
 
 SETTINGS_FILES = SETTINGS_NAMES
-_REPOSITORY_MARKERS = (".git", ".hg")
 _COOKIE = re.compile(rb"^[ \t\f]*#.*?coding[:=]")
 
 
@@ -103,7 +102,7 @@ def settings_stamp(folder: str) -> tuple[tuple[str, int, int], ...]:
             stamp.append((candidate, status.st_mtime_ns, status.st_size))
         parent = os.path.dirname(current)
         if parent == current or any(
-            os.path.exists(os.path.join(current, m)) for m in _REPOSITORY_MARKERS
+            os.path.exists(os.path.join(current, m)) for m in REPOSITORY_MARKERS
         ):
             return tuple(stamp)
         current = parent

@@ -1,4 +1,4 @@
-"""`workflow.defn` bound by the decorator itself (an assignment expression): still the workflow's."""
+"""`workflow.defn` bound by the decorator itself (an assignment expression): still a workflow."""
 
 import random
 
