@@ -1,0 +1,41 @@
+"""A database reached through SQLAlchemy: the engine and session factory are built once, at
+import; the queries the workflow makes through them are network I/O. Queuing a row (`add`) is
+not: the commit that sends it is reported."""
+from dbos import DBOS
+from sqlalchemy import create_engine, text
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session, sessionmaker
+
+engine = create_engine("postgresql://db/app")
+SessionLocal = sessionmaker(bind=engine)
+async_engine = create_async_engine("postgresql+asyncpg://db/app")
+AsyncSessionLocal = async_sessionmaker(async_engine)
+
+
+@DBOS.step()
+def counted() -> int:
+    with Session(engine) as session:
+        return session.execute(text("select count(*) from jobs")).scalar_one()
+
+
+@DBOS.workflow()
+def sync_workflow(row: object) -> str:
+    n = counted()
+    with Session(engine) as session:
+        m = session.execute(text("select 1")).scalar_one()  # expect: ADK-W004
+    with engine.connect() as connection:  # expect: ADK-W004
+        connection.execute(text("select 2"))
+    with SessionLocal() as session:
+        session.add(row)
+        session.commit()  # expect: ADK-W004
+    return "big" if n + m > 10 else "small"
+
+
+async def latest(session: AsyncSession) -> object:
+    return await session.scalar(text("select max(id) from jobs"))  # expect: ADK-W004
+
+
+@DBOS.workflow()
+async def async_workflow() -> object:
+    async with AsyncSessionLocal() as session:
+        return await latest(session)  # expect: ADK-W005
