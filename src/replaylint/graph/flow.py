@@ -22,6 +22,7 @@ from replaylint.graph.syntax import (
     assigned,
     binds_locally,
     decision_at,
+    fills_a_cache,
     is_key,
     parameter,
     reads,
@@ -133,6 +134,7 @@ class Flow:
         """Up from `node` through the expressions that hold it, to where its value ends."""
         body = self.body(function)
         child = node
+        keyed: cst.CSTNode | None = None  # the membership test the value is the key of
         while True:
             parent = body.parents.get(id(child))
             if parent is None:
@@ -140,8 +142,12 @@ class Flow:
             here = body.statement_of(parent)
             if not function.replays(here):
                 return None  # after a prefix entry's last suspend: decided once, not on replay
+            if isinstance(parent, cst.Comparison) and parent.left is child:
+                keyed = parent
             decided = decision_at(parent, child)
             if decided is not None:
+                if isinstance(parent, cst.If) and parent.test is keyed and fills_a_cache(parent):
+                    return None  # whether a once-per-process cache is filled: no decision
                 return Decision(decided, function, parent, here)
             if isinstance(parent, cst.Return):
                 return self._returned(function, parent, here, back, stack)

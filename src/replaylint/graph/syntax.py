@@ -123,3 +123,45 @@ def is_key(call: cst.Call, arg: cst.Arg, keys: tuple[str, ...] | None) -> bool:
     plain = [a for a in call.args if a.keyword is None and not a.star]
     index = next((i for i, a in enumerate(plain) if a is arg), None)
     return index is not None and str(index) in keys
+
+
+def fills_a_cache(statement: cst.If) -> bool:
+    """`if key not in cache: cache[key] = build()`, and nothing else under it: the key decides
+    only whether a memo is filled, and the code after reads the same entry either way (a
+    once-per-process cache, as a client or engine kept per event loop is)."""
+    test = statement.test
+    if statement.orelse is not None or not isinstance(test, cst.Comparison):
+        return False
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.NotIn):
+        return False
+    cache = test.comparisons[0].comparator
+    if not isinstance(cache, (cst.Name, cst.Attribute)):
+        return False
+    lines = statement.body.body
+    smalls = [
+        small
+        for line in lines
+        for small in (line.body if isinstance(line, cst.SimpleStatementLine) else [line])
+    ]
+    if not all(isinstance(small, (cst.Assign, cst.AnnAssign)) for small in smalls):
+        return False
+    wanted = (_code(cache), _code(test.left))
+    return any(
+        _entry_of(target) == wanted
+        for small in smalls
+        for target in assigned(small)  # type: ignore[arg-type]
+    )
+
+
+def _entry_of(target: cst.BaseExpression) -> tuple[str, str] | None:
+    """(container, key) of `container[key]`, as written."""
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+        return None
+    index = target.slice[0].slice
+    if not isinstance(index, cst.Index):
+        return None
+    return _code(target.value), _code(index.value)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return " ".join(cst.Module(body=[]).code_for_node(node).split())
