@@ -31,6 +31,12 @@ def countdown(n):
     return countdown(n - 1) if n else 0
 
 
+def jittered(n):
+    if n == 0:
+        return random.random()  # expect: ADK-W002
+    return jittered(n - 1) + 1  # a call of itself: its root is reported where it is
+
+
 class Pipeline:
     def _sample(self):
         return random.choice([1, 2])  # expect: ADK-W002
