@@ -12,7 +12,8 @@ from replaylint.resolve import folds
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
-from replaylint.resolve.walker import Pending, Walker
+from replaylint.resolve.walker import Pending
+from replaylint.resolve.wrappers import Wrappers
 
 _ON_DEMAND_DEPTH = 16  # nested on-demand walks of called bodies
 _INIT_FIRST = ("__init__", "__post_init__", "__new__", "setup", "__aenter__", "__enter__")
@@ -35,7 +36,7 @@ class _Annotation(Value):
         self.node = node
 
 
-class Definitions(Walker):
+class Definitions(Wrappers):
     def _decorator_paths(self, decorators: Sequence[cst.Decorator]) -> list[str]:
         paths = []
         for decorator in decorators:
@@ -139,6 +140,7 @@ class Definitions(Walker):
                     if preset is not None:
                         self._entry(info, preset.name)
                         break
+        self._wrapped_by(info, node.decorators)
         # A recorded function its framework replays when it suspends (a LangGraph task that
         # interrupts) is walked as replayed code: settling the project decides which it is.
         info.exempt = self.exempt or (info.activity is not None and info.suspending is None)
