@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,23 @@ def test_findings_or_dynamic_imports_are_unproven(tmp_path: Path) -> None:
     assert coverage("a.py")[0] == "unproven"
     assert coverage("b.py")[0] == "unproven"
     assert coverage("c.py")[0] == "unproven"  # the dynamic import is in what it reaches
+
+
+def test_the_debug_log_says_why_a_module_is_unproven(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    (tmp_path / "plugins.py").write_text(
+        "import importlib\n\n\ndef load(meta):\n    mod = importlib.import_module(meta.module)\n"
+        "    return getattr(mod, meta.name)()\n"
+    )
+    (tmp_path / "wf.py").write_text("from plugins import load\n__adk_workflow__ = True\n")
+    with caplog.at_level(logging.DEBUG, logger="replaylint"):
+        assert coverage("wf.py")[0] == "unproven"
+    said = {r.getMessage() for r in caplog.records if "coverage unproven" in r.getMessage()}
+    assert said == {
+        "plugins.py: a module is imported by a computed name (coverage unproven)",
+        "plugins.py: 1 access(es) could not be folded to a name (coverage unproven)",
+    }
 
 
 def test_a_package_importing_its_own_submodules_is_local_all_through(tmp_path: Path) -> None:

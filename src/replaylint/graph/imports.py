@@ -58,6 +58,18 @@ def edge_kind(edge: ImportEdge) -> str:
     return "unresolved"
 
 
+def _why_unproven(kind: str, edge: ImportEdge) -> str | None:
+    """Why an import edge leaves the coverage unproven, as the debug log says it."""
+    if kind == "dynamic":
+        named = f" ({edge.module})" if edge.module else ""
+        return f"a module is imported by a computed name{named}"
+    if kind == "missing":
+        return f"import {edge.module} names a local module that is not there"
+    if kind == "broken":
+        return f"import {edge.module} names a local module that cannot be parsed"
+    return None
+
+
 def reached_modules(entry: ModuleInfo) -> list[ModuleInfo]:
     seen: dict[int, ModuleInfo] = {id(entry): entry}
     order = [entry]
@@ -84,6 +96,14 @@ def classify(entry: ModuleInfo, has_findings: bool) -> Coverage:
                     module.display,
                     edge.module,
                 )
+            elif (why := _why_unproven(kind, edge)) is not None:
+                log.debug("%s: %s (coverage unproven)", module.display, why)
+        if module.dynamic_accesses:
+            log.debug(
+                "%s: %d access(es) could not be folded to a name (coverage unproven)",
+                module.display,
+                module.dynamic_accesses,
+            )
     kinds = {kind for _, kind in edges}
     unfoldable = any(module.dynamic_accesses for module in modules)
     if has_findings or kinds & {"dynamic", "missing", "broken"} or unfoldable:
