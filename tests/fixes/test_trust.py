@@ -176,6 +176,48 @@ def test_a_helper_only_the_workflow_calls_keeps_its_safe_fix() -> None:
     assert "    return workflow.time()\n" in fixed(text, unsafe=False)
 
 
+WRAPPER = """\
+import functools
+import time
+
+from temporalio import workflow
+
+
+def timed(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        started = time.time()
+        try:
+            return await func(*args, **kwargs)
+        finally:
+            print("took", time.time() - started)
+
+    return wrapper
+
+
+@workflow.defn
+class Report:
+    @workflow.run
+    @timed
+    async def run(self) -> str:
+        return "done"
+"""
+
+
+def test_a_fix_in_a_decorators_wrapper_is_unsafe() -> None:
+    """The wrapper runs wherever the decorator is applied (a command line, an activity), where
+    `workflow.time()` raises: its clock reads are reported, and fixed only when asked."""
+    report = guard_source(WRAPPER, source="wf.py", config=Config())
+    assert [(f.code.value, f.line) for f in report.findings] == [
+        ("ADK-W003", 10),
+        ("ADK-W003", 14),
+    ]
+    info = fix_for(report.findings[0], WRAPPER)
+    assert info is not None and info.safe is False
+    assert "started = time.time()" in fixed(WRAPPER, unsafe=False)
+    assert "started = workflow.time()" in fixed(WRAPPER, unsafe=True)
+
+
 UNKNOWN_ELEMENTS = """\
 __adk_workflow__ = True
 

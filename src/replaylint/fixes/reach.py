@@ -1,6 +1,7 @@
 """Is a helper that a fix would edit also run outside workflow code? A module-level function
 that an activity or the module's own top level calls runs where a framework's workflow API
-raises (`workflow.now()` outside a workflow): its fixes are unsafe, whatever the data says."""
+raises (`workflow.now()` outside a workflow), and so does a decorator's wrapper, which runs
+wherever the decorator is applied: their fixes are unsafe, whatever the data says."""
 
 from __future__ import annotations
 
@@ -76,13 +77,31 @@ class OutsideWorkflow:
 
     def __call__(self, function: cst.FunctionDef | None) -> bool:
         """True when `function` is a module-level helper that an activity, or code at the
-        module's top level, also calls (or hands on)."""
-        if function is None or not isinstance(self.parents.get(function), cst.Module):
+        module's top level, also calls (or hands on); or a function its enclosing one returns
+        (a decorator's wrapper), which runs wherever the decorator is applied."""
+        if function is None:
             return False
+        if not isinstance(self.parents.get(function), cst.Module):
+            return self._returned(function)
         answer = self._answers.get(id(function))
         if answer is None:
             answer = self._answers[id(function)] = self._outside(function)
         return answer
+
+    def _returned(self, function: cst.FunctionDef) -> bool:
+        outer = self.parents.get(function)
+        while outer is not None and not isinstance(outer, (cst.FunctionDef, cst.Module)):
+            outer = self.parents.get(outer)
+        if not isinstance(outer, cst.FunctionDef):
+            return False  # a method: its class decides where it runs
+        stack: list[cst.CSTNode] = [outer.body]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.Return) and isinstance(node.value, cst.Name):
+                if node.value.value == function.name.value:
+                    return True
+            stack.extend(children(node))
+        return False
 
     def _outside(self, function: cst.FunctionDef) -> bool:
         for site in self._callers().get(function.name.value, ()):
