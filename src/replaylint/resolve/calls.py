@@ -52,7 +52,14 @@ _NON_CALLING = frozenset(
 )
 # Calls whose result is what the awaitable they are given produces.
 _RESULT_OF_ARGUMENT = frozenset(
-    {"asyncio.run", "asyncio.wait_for", "asyncio.shield", "asyncio.ensure_future"}
+    {
+        "asyncio.run",
+        "asyncio.wait_for",
+        "asyncio.shield",
+        "asyncio.ensure_future",
+        "functools.update_wrapper",  # `update_wrapper(wrapper, func)` gives the wrapper back
+        "functools.wraps()",  # and so does `wraps(func)(wrapper)`
+    }
 )
 # Calls that wrap a callable without running it: inside a recorder's arguments they are recorded.
 _WRAPPERS = frozenset({"functools.partial"})
@@ -238,7 +245,7 @@ class Calls(Walker):
                 return UNKNOWN
             if path in _RESULT_OF_ARGUMENT and args:
                 # `asyncio.run(Datasource.create(url))`: what the coroutine it is given returns
-                # (an `await` already gives its operand's value).
+                # (an `await` already gives its operand's value); a wrapper made a function's.
                 return args[0]
             entry, result = self.catalog.classify_call(path, cargs)
             if Call in self.wants:

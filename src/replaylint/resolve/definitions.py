@@ -37,7 +37,11 @@ class _Annotation(Value):
 
 
 class Definitions(Wrappers):
-    def _decorator_paths(self, decorators: Sequence[cst.Decorator]) -> list[str]:
+    def _decorator_paths(
+        self, decorators: Sequence[cst.Decorator], values: list[Value] | None = None
+    ) -> list[str]:
+        """The resolved paths of the decorators; `values` is given what each one (its callee,
+        for `@deco(...)`) evaluated to, in order."""
         paths = []
         for decorator in decorators:
             expr = decorator.decorator
@@ -54,6 +58,8 @@ class Definitions(Wrappers):
                         flags.append(arg.keyword.value)
             else:
                 value = self.eval(expr)
+            if values is not None:
+                values.append(value)
             if isinstance(value, Ext):
                 paths.append(value.path)
                 paths.extend(f"{value.path}({flag})" for flag in flags)
@@ -117,7 +123,8 @@ class Definitions(Wrappers):
         return info
 
     def _function_def(self, node: cst.FunctionDef) -> None:
-        decorators = self._decorator_paths(node.decorators)
+        values: list[Value] = []
+        decorators = self._decorator_paths(node.decorators, values)
         params = self._params(node.params)
         info = self._new_function(node.name.value, node)
         info.decorators = tuple(decorators)
@@ -140,10 +147,10 @@ class Definitions(Wrappers):
                     if preset is not None:
                         self._entry(info, preset.name)
                         break
-        self._wrapped_by(info, node.decorators)
         # A recorded function its framework replays when it suspends (a LangGraph task that
         # interrupts) is walked as replayed code: settling the project decides which it is.
         info.exempt = self.exempt or (info.activity is not None and info.suspending is None)
+        self._wrapped_by(info, node.decorators, values)
         self.scope.names[node.name.value] = Func(info)
         governed = self.governed and not info.exempt
         self._defer((info, self.scope, params, governed))
@@ -234,6 +241,7 @@ class Definitions(Wrappers):
         self, info: FunctionInfo, scope: Scope, params: dict[str, Value], governed: bool
     ) -> None:
         self.walked.add(id(info))
+        info.calls.extend(self.wrapped_by.get(id(info), ()))
         saved = self._save_state()
         body_scope = Scope(scope)
         for name, value in params.items():

@@ -186,6 +186,9 @@ class Walker:
         self.dead = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
         self.method_of: ClassInfo | None = None  # the class whose method body is being walked
         self.pending_of: dict[int, Pending] = {}  # id(function) -> its deferred body
+        # id(function) -> the implicit calls of the wrappers its own decorators made
+        # (wrappers.py), added to its calls each time its body is walked.
+        self.wrapped_by: dict[int, list[HelperCall]] = {}
         self.on_demand = 0  # how many called bodies are being walked ahead of their turn
         self.rebinds_globals = False  # a function body rebound a module global
         self.walk_again = False  # a body walked already learnt it is replayed if it suspends

@@ -2,7 +2,9 @@
 
 import functools
 import os
+import random
 import time
+import uuid
 
 from dbos import DBOS
 
@@ -42,3 +44,29 @@ def audited(func):
 
 def registered(func):
     return func
+
+
+def jittered(func):
+    def wrapper(*args, **kwargs):
+        if random.random() < 0.5:  # expect: ADK-W002
+            return None
+        return func(*args, **kwargs)
+
+    return functools.wraps(func)(wrapper)
+
+
+def sampled(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        return await func(*args, **kwargs), uuid.uuid4()  # expect: ADK-W002
+
+    return wrapper
+
+
+def noted(func):
+    @functools.wraps(func)
+    async def wrapper(*args, **kwargs):
+        print(uuid.uuid4())  # a signal handler's outer wrapper: Temporal runs the inner one
+        return await func(*args, **kwargs)
+
+    return wrapper
