@@ -113,6 +113,9 @@ class Body:
             kids = children(node)
             stack.extend([(child, node) for child in reversed(kids)])
 
+    def parent_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.parents.get(id(node))
+
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
         current: cst.CSTNode | None = node
         while current is not None and not isinstance(current, STATEMENTS):

@@ -21,15 +21,17 @@ from replaylint.graph.syntax import (
     TAKING,
     assigned,
     binds_locally,
+    cache_fill,
     decision_at,
-    fills_a_cache,
     is_key,
     parameter,
     reads,
     root_name,
     self_name,
+    used_as_key,
     written,
 )
+from replaylint.parse.children import children
 from replaylint.resolve.model import FunctionInfo, HelperCall
 
 BUDGET = 4000
@@ -95,17 +97,26 @@ class Flow:
     # ------------------------------------------------------------------ the search
 
     def reaches(
-        self, function: FunctionInfo, node: cst.CSTNode, commands: bool = True
+        self,
+        function: FunctionInfo,
+        node: cst.CSTNode,
+        commands: bool = True,
+        stable_keys: bool = False,
     ) -> Decision | None:
         """The first decision the value of `node` (in `function`) reaches; `commands`: whether a
         durable command's arguments count (not for values fixed per deployed version)."""
-        return self._search([(function, node, None)], commands)
+        return self._search([(function, node, None)], commands, stable_keys)
 
     def read_back(self, reads: list[tuple[FunctionInfo, cst.CSTNode]]) -> Decision | None:
         """The first decision one of these reads of some state reaches."""
         return self._search([(f, n, None) for f, n in reads], True)
 
-    def _search(self, start: list[_Item], commands: bool) -> Decision | None:
+    def _search(
+        self, start: list[_Item], commands: bool, stable_keys: bool = False
+    ) -> Decision | None:
+        """The first decision the values reach; `stable_keys`: a value only used as a key
+        there (`memo[k]`, `{k: v}`) goes no further (an identity's or a hash's lookups come
+        out the same in every process)."""
         stack = list(reversed(start))
         seen: set[tuple[int, int, int]] = set()
         steps = 0
@@ -118,6 +129,8 @@ class Flow:
             steps += 1
             if steps > BUDGET:
                 return Decision("a decision past the search's bound", function, node, None)
+            if stable_keys and used_as_key(node, self.body(function).parent_of, tests=False):
+                continue
             found = self._climb(function, node, back, commands, stack)
             if found is not None:
                 return found
@@ -146,8 +159,9 @@ class Flow:
                 keyed = parent
             decided = decision_at(parent, child)
             if decided is not None:
-                if isinstance(parent, cst.If) and parent.test is keyed and fills_a_cache(parent):
-                    return None  # whether a once-per-process cache is filled: no decision
+                if isinstance(parent, cst.If) and parent.test is keyed:
+                    if self._fills_a_cache(function, parent):
+                        return None  # whether a once-per-process cache is filled: no decision
                 return Decision(decided, function, parent, here)
             if isinstance(parent, cst.Return):
                 return self._returned(function, parent, here, back, stack)
@@ -167,6 +181,35 @@ class Flow:
             if isinstance(parent, STATEMENTS):
                 return None  # a whole expression statement, or a block: the value is dropped
             child = parent
+
+    def _fills_a_cache(self, function: FunctionInfo, statement: cst.If) -> bool:
+        """`if key not in CACHE: CACHE[key] = build()` with CACHE a module's name (or an
+        enclosing function's), and building the entry awaits nothing and runs no durable
+        command, step or child workflow: whether it is built now or was before decides nothing
+        a replay compares."""
+        fill = cache_fill(statement)
+        if fill is None:
+            return False
+        cache, value = fill
+        body = self.body(function)
+        if binds_locally(body, cache.value):
+            return False  # a local, built anew by every run: its entries are the run's state
+        stack: list[cst.CSTNode] = [value]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Await, cst.Yield)):
+                return False
+            if isinstance(node, cst.Call):
+                path = function.external.get(id(node), "")
+                if path and self.sinks.command(path):
+                    return False
+                helper = body.helpers.get(id(node))
+                if helper is not None and (
+                    helper.target.is_exempt() or helper.target.entry is not None
+                ):
+                    return False  # a step, an activity or a child workflow started, or not
+            stack.extend(children(node))
+        return True
 
     def _returned(
         self,

@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 
+from replaylint.core.paths import display_path
 from replaylint.project.roots import STDLIB, framework_tops
 from replaylint.resolve.model import ImportEdge, ModuleInfo
 
@@ -63,11 +64,9 @@ def _why_unproven(kind: str, edge: ImportEdge) -> str | None:
     if kind == "dynamic":
         named = f" ({edge.module})" if edge.module else ""
         return f"a module is imported by a computed name{named}"
-    if kind == "missing":
-        return f"import {edge.module} names a local module that is not there"
-    if kind == "broken":
-        return f"import {edge.module} names a local module that cannot be parsed"
-    return None
+    if kind == "broken" and edge.broken is not None:
+        return f"a local module it imports cannot be parsed ({display_path(edge.broken)})"
+    return None  # a missing local module is said where its import is resolved (project.py)
 
 
 def reached_modules(entry: ModuleInfo) -> list[ModuleInfo]:

@@ -3,6 +3,8 @@ parameter an argument binds, and whether a use of some state reads it or writes 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from replaylint.graph.bodies import Body
@@ -14,6 +16,36 @@ TAKING = frozenset({"append", "extend", "insert", "add", "update", "setdefault",
 WRITING = TAKING | frozenset(
     {"remove", "discard", "clear", "sort", "reverse", "rotate"}  # `pop` returns what it takes
 )
+
+
+# Methods whose argument is only looked up or kept as a key.
+_KEYED_METHODS = frozenset({"get", "add", "discard", "remove", "pop", "setdefault", "__contains__"})
+_IDENTITY_TESTS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
+
+
+def used_as_key(
+    node: cst.CSTNode,
+    parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
+    tests: bool = True,
+) -> bool:
+    """Is the value of `node` only a key here (`memo[k]`, `{k: v}`, `seen.add(k)`, and with
+    `tests`, `k in seen` or `a == b`)? For an identity or a hash, lookups and equality come out
+    the same in every process; only the number itself differs. Without `tests`, a membership
+    test or a comparison is left to decide: what it tests may be state the process built."""
+    parent = parent_of(node)
+    if isinstance(parent, cst.Index):
+        return True
+    if isinstance(parent, cst.DictElement):
+        return parent.key is node
+    if isinstance(parent, cst.ComparisonTarget):
+        return tests and isinstance(parent.operator, _IDENTITY_TESTS)
+    if isinstance(parent, cst.Comparison):
+        return tests and all(isinstance(t.operator, _IDENTITY_TESTS) for t in parent.comparisons)
+    if isinstance(parent, cst.Arg):
+        call = parent_of(parent)
+        func = call.func if isinstance(call, cst.Call) else None
+        return isinstance(func, cst.Attribute) and func.attr.value in _KEYED_METHODS
+    return False
 
 
 def decision_at(parent: cst.CSTNode, child: cst.CSTNode) -> str | None:
@@ -125,32 +157,27 @@ def is_key(call: cst.Call, arg: cst.Arg, keys: tuple[str, ...] | None) -> bool:
     return index is not None and str(index) in keys
 
 
-def fills_a_cache(statement: cst.If) -> bool:
-    """`if key not in cache: cache[key] = build()`, and nothing else under it: the key decides
-    only whether a memo is filled, and the code after reads the same entry either way (a
-    once-per-process cache, as a client or engine kept per event loop is)."""
+def cache_fill(statement: cst.If) -> tuple[cst.Name, cst.BaseExpression] | None:
+    """(the cache, the value stored) of `if key not in cache: cache[key] = value`, exactly that
+    (one statement, no else, the cache a plain name): the key decides only whether a memo is
+    filled, and the code after reads the same entry either way. None for any other `if`."""
     test = statement.test
     if statement.orelse is not None or not isinstance(test, cst.Comparison):
-        return False
+        return None
     if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.NotIn):
-        return False
+        return None
     cache = test.comparisons[0].comparator
-    if not isinstance(cache, (cst.Name, cst.Attribute)):
-        return False
     lines = statement.body.body
-    smalls = [
-        small
-        for line in lines
-        for small in (line.body if isinstance(line, cst.SimpleStatementLine) else [line])
-    ]
-    if not all(isinstance(small, (cst.Assign, cst.AnnAssign)) for small in smalls):
-        return False
-    wanted = (_code(cache), _code(test.left))
-    return any(
-        _entry_of(target) == wanted
-        for small in smalls
-        for target in assigned(small)  # type: ignore[arg-type]
-    )
+    if not isinstance(cache, cst.Name) or len(lines) != 1:
+        return None
+    line = lines[0]
+    smalls = line.body if isinstance(line, cst.SimpleStatementLine) else [line]
+    assign = smalls[0] if len(smalls) == 1 else None
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    if _entry_of(assign.targets[0].target) != (cache.value, _code(test.left)):
+        return None
+    return cache, assign.value
 
 
 def _entry_of(target: cst.BaseExpression) -> tuple[str, str] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.core.codes import Code
+from replaylint.graph.syntax import used_as_key
 from replaylint.parse.children import children
 from replaylint.resolve.facts import BuiltinCall, Fact, Iteration, MethodCall
 from replaylint.resolve.model import FunctionInfo, Hit
@@ -40,28 +41,10 @@ _ORDER_TAKING = frozenset({"join", "fromkeys"})
 _HASHING_METHODS = frozenset({"__hash__", "__eq__"})
 
 
-# Methods whose argument is only looked up or kept as a key.
-_KEYED_METHODS = frozenset({"get", "add", "discard", "remove", "pop", "setdefault", "__contains__"})
-_IDENTITY_TESTS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
-
-
 def _used_as_key(fact: BuiltinCall) -> bool:
-    """Is the identity or hash only a key (`memo[id(x)]`, `id(a) == id(b)`, `seen.add(id(x))`)?
-    Lookups and equality come out the same in every process; only the number itself differs."""
-    parent = _parent(fact.site.statement, fact.node)
-    if isinstance(parent, cst.Index):
-        return True
-    if isinstance(parent, cst.DictElement):
-        return parent.key is fact.node
-    if isinstance(parent, cst.ComparisonTarget):
-        return isinstance(parent.operator, _IDENTITY_TESTS)
-    if isinstance(parent, cst.Comparison):
-        return all(isinstance(t.operator, _IDENTITY_TESTS) for t in parent.comparisons)
-    if isinstance(parent, cst.Arg):
-        call = _parent(fact.site.statement, parent)
-        func = call.func if isinstance(call, cst.Call) else None
-        return isinstance(func, cst.Attribute) and func.attr.value in _KEYED_METHODS
-    return False
+    """Is the identity or hash only a key (`memo[id(x)]`, `id(a) == id(b)`, `seen.add(id(x))`)?"""
+    statement = fact.site.statement
+    return used_as_key(fact.node, lambda node: _parent(statement, node))
 
 
 def _parent(root: cst.CSTNode | None, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -107,7 +90,7 @@ class UnorderedIterationInWorkflow(FactRule):
     def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
         """`id()` and `hash()` are reported where their number decides the replay; an order
         taken from hashing is reported wherever it is taken (the report says so, unpending)."""
-        decision = replay.flow.reaches(function, hit.node)
+        decision = replay.flow.reaches(function, hit.node, stable_keys=True)
         return Reason("it reaches", decision) if decision is not None else None
 
     def on_fact(self, fact: Fact) -> None:

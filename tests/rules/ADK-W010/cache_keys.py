@@ -1,6 +1,6 @@
 """An id() that only keys a once-per-process cache decides nothing: whether the entry is built
-now or was built before, the code after reads the same entry. One that decides whether other
-work runs still does."""
+now or was built before, the code after reads the same entry. It still decides where the test
+guards more than the fill, a durable command, or state a run builds for itself."""
 import asyncio
 
 from dbos import DBOS
@@ -23,7 +23,29 @@ def once(item: object) -> None:
         print("first time", key)
 
 
+@DBOS.step()
+def build() -> object:
+    return object()
+
+
+def stepped(item: object) -> object:
+    key = id(item)  # expect: ADK-W010
+    if key not in _engines:
+        _engines[key] = build()  # a step: whether it runs is recorded
+    return _engines[key]
+
+
+def per_run(item: object) -> list[int]:
+    local: dict[int, object] = {}
+    key = id(item)  # expect: ADK-W010
+    if key not in local:
+        local[key] = object()
+    return list(local)
+
+
 @DBOS.workflow()
 def workflow(item: object) -> None:
     engine_for_loop()
     once(item)  # expect: ADK-W005
+    stepped(item)  # expect: ADK-W005
+    per_run(item)  # expect: ADK-W005
