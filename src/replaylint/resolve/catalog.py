@@ -267,7 +267,10 @@ class Catalog:
             if group.any_method and member[member.rfind(".") + 1 :][:1].isupper():
                 return None, cls + "()"  # a sub-resource (dynamodb.Table("t")): built, not fetched
             if member in group.methods or (group.any_method and member != "__call__"):
-                return group.entry, None
+                # Unsafe, and what it hands back may be a client too (`engine.connect()`): where
+                # the call itself is not reported (at import), its result is still followed.
+                returned = group.returns.get(member)
+                return group.entry, (returned + "()" if returned else None)
             if member in group.returns:
                 return None, group.returns[member] + "()"
             if member in group.returns_self:

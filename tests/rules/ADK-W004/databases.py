@@ -1,6 +1,6 @@
 """A database reached through SQLAlchemy: the engine and session factory are built once, at
-import; the queries the workflow makes through them are network I/O. Queuing a row (`add`) is
-not: the commit that sends it is reported."""
+import (building one connects to nothing); the queries the workflow makes through them are
+network I/O. Queuing a row (`add`) is not: the commit that sends it is reported."""
 from dbos import DBOS
 from sqlalchemy import create_engine, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 engine = create_engine("postgresql://db/app")
 SessionLocal = sessionmaker(bind=engine)
+shared = engine.connect()  # at import: not the workflow's, but its queries are
 async_engine = create_async_engine("postgresql+asyncpg://db/app")
 AsyncSessionLocal = async_sessionmaker(async_engine)
 
@@ -28,6 +29,11 @@ def sync_workflow(row: object) -> str:
     with SessionLocal() as session:
         session.add(row)
         session.commit()  # expect: ADK-W004
+    with SessionLocal.begin() as session:  # expect: ADK-W004
+        session.add(row)  # sent by the commit as the block ends, reported at its begin
+    shared.execute(text("select 3"))  # expect: ADK-W004
+    reports = create_engine("postgresql://db/reports")  # built, not connected: no I/O yet
+    reports.connect().close()  # expect: ADK-W004
     return "big" if n + m > 10 else "small"
 
 
