@@ -216,6 +216,10 @@ def test_a_fix_in_a_decorators_wrapper_is_unsafe() -> None:
     assert info is not None and info.safe is False
     assert "started = time.time()" in fixed(WRAPPER, unsafe=False)
     assert "started = workflow.time()" in fixed(WRAPPER, unsafe=True)
+    wrapped = WRAPPER.replace("    @functools.wraps(func)\n", "").replace(
+        "    return wrapper\n", "    return functools.wraps(func)(wrapper)\n"
+    )
+    assert "started = time.time()" in fixed(wrapped, unsafe=False)
 
 
 UNKNOWN_ELEMENTS = """\

@@ -61,6 +61,17 @@ def _callers(module: cst.Module, names: frozenset[str]) -> dict[str, list[cst.Fu
     return sites
 
 
+def _names(expression: cst.CSTNode, name: str) -> bool:
+    """Does `expression` read `name` anywhere?"""
+    stack = [expression]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name) and node.value == name:
+            return True
+        stack.extend(children(node))
+    return False
+
+
 class OutsideWorkflow:
     """Which module-level helpers of one module code outside the workflow also runs. The
     module is walked once, for every helper's callers, however many fixes ask: a walk per
@@ -94,12 +105,12 @@ class OutsideWorkflow:
             outer = self.parents.get(outer)
         if not isinstance(outer, cst.FunctionDef):
             return False  # a method: its class decides where it runs
+        name = function.name.value
         stack: list[cst.CSTNode] = [outer.body]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Return) and isinstance(node.value, cst.Name):
-                if node.value.value == function.name.value:
-                    return True
+            if isinstance(node, cst.Return) and node.value is not None and _names(node.value, name):
+                return True  # `return wrapper`, `return functools.wraps(func)(wrapper)`
             stack.extend(children(node))
         return False
 

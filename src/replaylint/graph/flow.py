@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import libcst as cst
 
 from replaylint.graph.bodies import STATEMENTS, Body
+from replaylint.graph.caches import fills_a_cache
 from replaylint.graph.guards import first_write
 from replaylint.graph.syntax import (
     TAKING,
     assigned,
     binds_locally,
-    cache_fill,
     decision_at,
     is_key,
     parameter,
@@ -31,7 +31,6 @@ from replaylint.graph.syntax import (
     used_as_key,
     written,
 )
-from replaylint.parse.children import children
 from replaylint.resolve.model import FunctionInfo, HelperCall
 
 BUDGET = 4000
@@ -105,18 +104,33 @@ class Flow:
     ) -> Decision | None:
         """The first decision the value of `node` (in `function`) reaches; `commands`: whether a
         durable command's arguments count (not for values fixed per deployed version)."""
-        return self._search([(function, node, None)], commands, stable_keys)
+        keys = self._as_keys(function, node) if stable_keys else frozenset()
+        return self._search([(function, node, None)], commands, keys)
+
+    def _as_keys(self, function: FunctionInfo, node: cst.CSTNode) -> frozenset[int]:
+        """The value itself and the reads of a local bound to exactly it (`key = id(x)`): where
+        one of these is only a key, the value goes no further. What is computed from it
+        (`hash(x) % 2`, a bucket) is a number of its own, and is followed."""
+        body = self.body(function)
+        found = {id(node)}
+        parent = body.parents.get(id(node))
+        if isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            statement = body.statement_of(parent)
+            if isinstance(target, cst.Name) and statement is not None:
+                found.update(id(use) for use in body.uses_after(target.value, statement))
+        return frozenset(found)
 
     def read_back(self, reads: list[tuple[FunctionInfo, cst.CSTNode]]) -> Decision | None:
         """The first decision one of these reads of some state reaches."""
         return self._search([(f, n, None) for f, n in reads], True)
 
     def _search(
-        self, start: list[_Item], commands: bool, stable_keys: bool = False
+        self, start: list[_Item], commands: bool, keys: frozenset[int] = frozenset()
     ) -> Decision | None:
-        """The first decision the values reach; `stable_keys`: a value only used as a key
-        there (`memo[k]`, `{k: v}`) goes no further (an identity's or a hash's lookups come
-        out the same in every process)."""
+        """The first decision the values reach; one of `keys` (ids of nodes) only used to look
+        an entry up there (`memo[k]`, `memo.get(k)`) goes no further (an identity's or a
+        hash's lookups come out the same in every process)."""
         stack = list(reversed(start))
         seen: set[tuple[int, int, int]] = set()
         steps = 0
@@ -129,7 +143,9 @@ class Flow:
             steps += 1
             if steps > BUDGET:
                 return Decision("a decision past the search's bound", function, node, None)
-            if stable_keys and used_as_key(node, self.body(function).parent_of, tests=False):
+            if id(node) in keys and used_as_key(
+                node, self.body(function).parent_of, lookups_only=True
+            ):
                 continue
             found = self._climb(function, node, back, commands, stack)
             if found is not None:
@@ -160,7 +176,7 @@ class Flow:
             decided = decision_at(parent, child)
             if decided is not None:
                 if isinstance(parent, cst.If) and parent.test is keyed:
-                    if self._fills_a_cache(function, parent):
+                    if fills_a_cache(function, parent, self.body, self.sinks.command):
                         return None  # whether a once-per-process cache is filled: no decision
                 return Decision(decided, function, parent, here)
             if isinstance(parent, cst.Return):
@@ -181,35 +197,6 @@ class Flow:
             if isinstance(parent, STATEMENTS):
                 return None  # a whole expression statement, or a block: the value is dropped
             child = parent
-
-    def _fills_a_cache(self, function: FunctionInfo, statement: cst.If) -> bool:
-        """`if key not in CACHE: CACHE[key] = build()` with CACHE a module's name (or an
-        enclosing function's), and building the entry awaits nothing and runs no durable
-        command, step or child workflow: whether it is built now or was before decides nothing
-        a replay compares."""
-        fill = cache_fill(statement)
-        if fill is None:
-            return False
-        cache, value = fill
-        body = self.body(function)
-        if binds_locally(body, cache.value):
-            return False  # a local, built anew by every run: its entries are the run's state
-        stack: list[cst.CSTNode] = [value]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (cst.Await, cst.Yield)):
-                return False
-            if isinstance(node, cst.Call):
-                path = function.external.get(id(node), "")
-                if path and self.sinks.command(path):
-                    return False
-                helper = body.helpers.get(id(node))
-                if helper is not None and (
-                    helper.target.is_exempt() or helper.target.entry is not None
-                ):
-                    return False  # a step, an activity or a child workflow started, or not
-            stack.extend(children(node))
-        return True
 
     def _returned(
         self,

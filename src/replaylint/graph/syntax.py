@@ -18,33 +18,38 @@ WRITING = TAKING | frozenset(
 )
 
 
-# Methods whose argument is only looked up or kept as a key.
-_KEYED_METHODS = frozenset({"get", "add", "discard", "remove", "pop", "setdefault", "__contains__"})
+# Methods whose argument is only looked up, and those that keep it as a key.
+_LOOKUP_METHODS = frozenset({"get", "pop", "discard", "remove", "__contains__"})
+_KEYED_METHODS = _LOOKUP_METHODS | {"add", "setdefault"}
 _IDENTITY_TESTS = (cst.In, cst.NotIn, cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
 
 
 def used_as_key(
     node: cst.CSTNode,
     parent_of: Callable[[cst.CSTNode], cst.CSTNode | None],
-    tests: bool = True,
+    lookups_only: bool = False,
 ) -> bool:
-    """Is the value of `node` only a key here (`memo[k]`, `{k: v}`, `seen.add(k)`, and with
-    `tests`, `k in seen` or `a == b`)? For an identity or a hash, lookups and equality come out
-    the same in every process; only the number itself differs. Without `tests`, a membership
-    test or a comparison is left to decide: what it tests may be state the process built."""
+    """Is the value of `node` only a key here (`memo[k]`, `{k: v}`, `seen.add(k)`, `k in seen`,
+    `a == b`)? For an identity or a hash, lookups and equality come out the same in every
+    process; only the number itself differs. `lookups_only`: only where it finds an entry
+    (`memo[k]`, `memo.get(k)`): a key kept in a container (`{k: v}`, `seen.add(k)`) may go
+    wherever the container goes, and a test may test state the process built."""
     parent = parent_of(node)
     if isinstance(parent, cst.Index):
         return True
-    if isinstance(parent, cst.DictElement):
-        return parent.key is node
-    if isinstance(parent, cst.ComparisonTarget):
-        return tests and isinstance(parent.operator, _IDENTITY_TESTS)
-    if isinstance(parent, cst.Comparison):
-        return tests and all(isinstance(t.operator, _IDENTITY_TESTS) for t in parent.comparisons)
     if isinstance(parent, cst.Arg):
         call = parent_of(parent)
         func = call.func if isinstance(call, cst.Call) else None
-        return isinstance(func, cst.Attribute) and func.attr.value in _KEYED_METHODS
+        methods = _LOOKUP_METHODS if lookups_only else _KEYED_METHODS
+        return isinstance(func, cst.Attribute) and func.attr.value in methods
+    if lookups_only:
+        return False
+    if isinstance(parent, cst.DictElement):
+        return parent.key is node
+    if isinstance(parent, cst.ComparisonTarget):
+        return isinstance(parent.operator, _IDENTITY_TESTS)
+    if isinstance(parent, cst.Comparison):
+        return all(isinstance(t.operator, _IDENTITY_TESTS) for t in parent.comparisons)
     return False
 
 
@@ -155,40 +160,3 @@ def is_key(call: cst.Call, arg: cst.Arg, keys: tuple[str, ...] | None) -> bool:
     plain = [a for a in call.args if a.keyword is None and not a.star]
     index = next((i for i, a in enumerate(plain) if a is arg), None)
     return index is not None and str(index) in keys
-
-
-def cache_fill(statement: cst.If) -> tuple[cst.Name, cst.BaseExpression] | None:
-    """(the cache, the value stored) of `if key not in cache: cache[key] = value`, exactly that
-    (one statement, no else, the cache a plain name): the key decides only whether a memo is
-    filled, and the code after reads the same entry either way. None for any other `if`."""
-    test = statement.test
-    if statement.orelse is not None or not isinstance(test, cst.Comparison):
-        return None
-    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.NotIn):
-        return None
-    cache = test.comparisons[0].comparator
-    lines = statement.body.body
-    if not isinstance(cache, cst.Name) or len(lines) != 1:
-        return None
-    line = lines[0]
-    smalls = line.body if isinstance(line, cst.SimpleStatementLine) else [line]
-    assign = smalls[0] if len(smalls) == 1 else None
-    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
-        return None
-    if _entry_of(assign.targets[0].target) != (cache.value, _code(test.left)):
-        return None
-    return cache, assign.value
-
-
-def _entry_of(target: cst.BaseExpression) -> tuple[str, str] | None:
-    """(container, key) of `container[key]`, as written."""
-    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
-        return None
-    index = target.slice[0].slice
-    if not isinstance(index, cst.Index):
-        return None
-    return _code(target.value), _code(index.value)
-
-
-def _code(node: cst.CSTNode) -> str:
-    return " ".join(cst.Module(body=[]).code_for_node(node).split())

@@ -244,6 +244,8 @@ class Walker:
         """Forget what the bodies' walk added, keeping the module level and its bindings."""
         functions, classes, imports, dynamic, pending = mark
         m = self.m
+        for dropped in m.functions[functions:]:  # an id may be taken again by a new record
+            self.wrapped_by.pop(id(dropped), None)
         del (
             m.functions[functions:],
             m.classes[classes:],

@@ -1,10 +1,12 @@
 """A database reached through SQLAlchemy: the engine and session factory are built once, at
 import (building one connects to nothing); the queries the workflow makes through them are
 network I/O. Queuing a row (`add`) is not: the commit that sends it is reported."""
+import pandas
 from dbos import DBOS
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session, sessionmaker
+from sqlmodel import SQLModel
 
 engine = create_engine("postgresql://db/app")
 SessionLocal = sessionmaker(bind=engine)
@@ -34,6 +36,10 @@ def sync_workflow(row: object) -> str:
     shared.execute(text("select 3"))  # expect: ADK-W004
     reports = create_engine("postgresql://db/reports")  # built, not connected: no I/O yet
     reports.connect().close()  # expect: ADK-W004
+    SQLModel.metadata.create_all(reports)  # idempotent, and it decides nothing
+    frame = pandas.read_sql("select * from jobs", reports)  # expect: ADK-W004
+    tables = inspect(reports).get_table_names()  # expect: ADK-W004
+    m += len(frame) + len(tables)
     return "big" if n + m > 10 else "small"
 
 

@@ -43,9 +43,32 @@ def per_run(item: object) -> list[int]:
     return list(local)
 
 
+def built_by_a_helper(item: object) -> object:
+    key = id(item)  # expect: ADK-W010
+    if key not in _engines:
+        _engines[key] = through_a_step()
+    return _engines[key]
+
+
+def through_a_step() -> object:
+    return build()
+
+
+COLORS = ["blue", "green"]
+
+
+def bucketed(name: str) -> str:
+    bucket = hash(name) % 2  # expect: ADK-W010
+    if COLORS[bucket] == "blue":  # a number of its own, not a key: it picks the branch
+        return "first"
+    return "second"
+
+
 @DBOS.workflow()
 def workflow(item: object) -> None:
     engine_for_loop()
     once(item)  # expect: ADK-W005
     stepped(item)  # expect: ADK-W005
     per_run(item)  # expect: ADK-W005
+    built_by_a_helper(item)  # expect: ADK-W005
+    bucketed(str(item))  # expect: ADK-W005

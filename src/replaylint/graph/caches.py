@@ -1,0 +1,104 @@
+"""Once-per-process caches: `if key not in CACHE: CACHE[key] = build()` decides only whether
+a memo is filled (a client or an engine kept per event loop, per region), and the code after
+reads the same entry either way. A value that only keys one decides nothing a replay compares
+(graph/flow.py); the fill must be exactly that, and build nothing the run records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from replaylint.graph.bodies import Body
+from replaylint.graph.syntax import binds_locally
+from replaylint.parse.children import children
+from replaylint.resolve.model import FunctionInfo
+
+BodyOf = Callable[[FunctionInfo], Body]
+IsCommand = Callable[[str], bool]  # a resolved path whose call the history records
+
+
+def fills_a_cache(
+    function: FunctionInfo, statement: cst.If, body_of: BodyOf, command: IsCommand
+) -> bool:
+    """`if key not in CACHE: CACHE[key] = build()` with CACHE a module's name, and building
+    the entry awaits nothing and runs no durable command, step or child workflow (nor does any
+    helper it calls)."""
+    fill = cache_fill(statement)
+    if fill is None:
+        return False
+    cache, value = fill
+    if cache.value not in function.module.exports:
+        return False
+    enclosing: FunctionInfo | None = function
+    while enclosing is not None:
+        if binds_locally(body_of(enclosing), cache.value):
+            return False  # a run's own local, built anew by every run: its state
+        enclosing = enclosing.parent
+    body = body_of(function)
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Await, cst.Yield)):
+            return False
+        if isinstance(node, cst.Call):
+            path = function.external.get(id(node), "")
+            if path and command(path):
+                return False
+            helper = body.helpers.get(id(node))
+            if helper is not None and _commands(helper.target, command, set()):
+                return False
+        stack.extend(children(node))
+    return True
+
+
+def _commands(function: FunctionInfo, command: IsCommand, seen: set[int]) -> bool:
+    """Does calling `function` run a durable command, a step or a child workflow, itself or
+    through the helpers it calls?"""
+    if function.is_exempt() or function.entry is not None:
+        return True
+    seen.add(id(function))
+    if any(command(path) for path in function.external.values()):
+        return True
+    return any(
+        _commands(call.target, command, seen)
+        for call in function.calls
+        if id(call.target) not in seen
+    )
+
+
+def cache_fill(statement: cst.If) -> tuple[cst.Name, cst.BaseExpression] | None:
+    """(the cache, the value stored) of `if key not in cache: cache[key] = value`, exactly that
+    (one statement, no else, the cache a plain name): the key decides only whether a memo is
+    filled, and the code after reads the same entry either way. None for any other `if`."""
+    test = statement.test
+    if statement.orelse is not None or not isinstance(test, cst.Comparison):
+        return None
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.NotIn):
+        return None
+    cache = test.comparisons[0].comparator
+    lines = statement.body.body
+    if not isinstance(cache, cst.Name) or len(lines) != 1:
+        return None
+    line = lines[0]
+    smalls = line.body if isinstance(line, cst.SimpleStatementLine) else [line]
+    assign = smalls[0] if len(smalls) == 1 else None
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    if _entry_of(assign.targets[0].target) != (cache.value, _code(test.left)):
+        return None
+    return cache, assign.value
+
+
+def _entry_of(target: cst.BaseExpression) -> tuple[str, str] | None:
+    """(container, key) of `container[key]`, as written."""
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+        return None
+    index = target.slice[0].slice
+    if not isinstance(index, cst.Index):
+        return None
+    return _code(target.value), _code(index.value)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return " ".join(cst.Module(body=[]).code_for_node(node).split())
