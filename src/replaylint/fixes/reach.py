@@ -11,7 +11,7 @@ from functools import lru_cache
 import libcst as cst
 
 from replaylint.fixes.names import Names
-from replaylint.parse.children import children
+from replaylint.parse.children import children, mentions
 from replaylint.presets.records import presets
 
 
@@ -61,17 +61,6 @@ def _callers(module: cst.Module, names: frozenset[str]) -> dict[str, list[cst.Fu
     return sites
 
 
-def _names(expression: cst.CSTNode, name: str) -> bool:
-    """Does `expression` read `name` anywhere?"""
-    stack = [expression]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name) and node.value == name:
-            return True
-        stack.extend(children(node))
-    return False
-
-
 class OutsideWorkflow:
     """Which module-level helpers of one module code outside the workflow also runs. The
     module is walked once, for every helper's callers, however many fixes ask: a walk per
@@ -109,7 +98,11 @@ class OutsideWorkflow:
         stack: list[cst.CSTNode] = [outer.body]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.Return) and node.value is not None and _names(node.value, name):
+            if (
+                isinstance(node, cst.Return)
+                and node.value is not None
+                and mentions(node.value, name)
+            ):
                 return True  # `return wrapper`, `return functools.wraps(func)(wrapper)`
             stack.extend(children(node))
         return False

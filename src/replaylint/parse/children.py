@@ -83,3 +83,14 @@ def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
         stack.append((node, True))
         stack.extend((child, False) for child in reversed(found))
     return parents
+
+
+def mentions(node: cst.CSTNode, name: str) -> bool:
+    """Does `node`, or anything under it, read or bind the name `name`?"""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value == name:
+            return True
+        stack.extend(children(current))
+    return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from replaylint.parse.children import children
+from replaylint.parse.children import children, mentions
 from replaylint.resolve.model import Func
 
 # Builtins that look at an object without calling it.
@@ -52,7 +52,7 @@ def _inspected_only(node: cst.FunctionDef, name: str) -> bool:
     while stack:
         current = stack.pop()
         if isinstance(current, _SCOPES):
-            if _mentions(current, name):
+            if mentions(current, name):
                 return False  # a nested function may call it later
             continue
         if isinstance(current, cst.Name):
@@ -112,13 +112,3 @@ def _stored_into(node: cst.CSTNode, parent: cst.CSTNode | None) -> str | None:
         target = parent.targets[0].target
         return target.value if isinstance(target, cst.Name) else None
     return None
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name) and current.value == name:
-            return True
-        stack.extend(children(current))
-    return False
