@@ -266,13 +266,17 @@ class Definitions(Wrappers):
         self.func, self.governed, self.exempt = info, governed, info.exempt
         self.cls = None
         self.method_of = info.cls
-        self.dead = False
+        self.dead = self.once = False
         self.recording = False
         self.statement = info.statement
         if isinstance(node, cst.Lambda):
             info.returns = self.eval(node.body)
         elif isinstance(node, cst.FunctionDef):
             self._suite(node.body)
+            if info.returns is UNKNOWN and node.returns is not None:
+                # `def datasource() -> SQLAlchemyDatasource: return make()`: what it hands back
+                # is what its annotation says, where its body does not tell.
+                info.returns = self.annotation_value(node.returns.annotation)
         self._restore_state(saved)
 
     def _bind_context(

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 class Site:
     """Where a fact happens: the function whose body holds it, and the walk's state there."""
 
-    __slots__ = ("function", "governed", "dead", "statement")
+    __slots__ = ("function", "governed", "dead", "statement", "once")
 
     def __init__(
         self,
@@ -32,11 +32,15 @@ class Site:
         governed: bool,
         dead: bool,
         statement: cst.CSTNode | None = None,
+        once: bool = False,
     ) -> None:
         self.function = function
         self.statement = statement  # the innermost statement the fact is in
         self.governed = governed  # False inside an exempt region (activity body, __main__ block)
         self.dead = dead  # under `if TYPE_CHECKING:` or a branch that never runs in a workflow
+        # In a branch a run takes only the first time it gets there (`if not ctx.is_replaying:`):
+        # never replayed, but what it leaves in shared state is read by the replays after it.
+        self.once = once
 
 
 class Fact:

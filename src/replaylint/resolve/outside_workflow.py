@@ -1,6 +1,7 @@
-"""Code that runs only outside a workflow, though a workflow reaches it: the branch of
-`if workflow.in_workflow():` for other callers, and the `except` of a `try` whose body fails only
-outside a workflow (`try: now = workflow.now()` / `except Exception: now = datetime.now()`).
+"""Code that is never replayed, though a workflow reaches it: the branch of
+`if workflow.in_workflow():` for other callers, the branch of `if not context.is_replaying:`
+that runs only the first time, and the `except` of a `try` whose body fails only outside a
+workflow (`try: now = workflow.now()` / `except Exception: now = datetime.now()`).
 The statements' walk (statements.py) walks such code as never replayed."""
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from replaylint.resolve.values import Ext
 from replaylint.resolve.walker import Walker
 
 _IN_WORKFLOW = "temporalio.workflow.in_workflow()"
+# A framework context's question whether this execution replays recorded history (Azure's,
+# durabletask's, Dapr's and AWS's `is_replaying`, Temporal's `workflow.unsafe.is_replaying()`).
+_REPLAYING = frozenset({"is_replaying", "is_replaying_history_events"})
 # Framework calls that raise outside a workflow and never inside one, given no argument.
 _WORKFLOW_ONLY = frozenset(
     f"temporalio.workflow.{name}" for name in ("now", "time", "time_ns", "uuid4", "random", "info")
@@ -30,14 +34,30 @@ _SAFE_METHODS = frozenset({"isoformat", "timestamp", "date", "time", "random"})
 class RunsOutsideWorkflow(Walker):
     def _in_workflow_test(self, test: cst.BaseExpression) -> bool | None:
         """True for `workflow.in_workflow()` (or a helper returning it), False for its negation."""
+        value, negated = self._tested(test)
+        if isinstance(value, Ext) and value.path == _IN_WORKFLOW:
+            return not negated
+        return None
+
+    def _replaying_test(self, test: cst.BaseExpression) -> bool | None:
+        """True for a framework's own question whether it is replaying (`context.is_replaying`,
+        `workflow.unsafe.is_replaying()`), False for its negation: the branch taken when it
+        fails runs the first time the run gets there, never on a replay (a side effect made
+        once, as the frameworks advise)."""
+        value, negated = self._tested(test)
+        if isinstance(value, Ext):
+            path = value.path.removesuffix("()")
+            asks = path.rsplit(".", 1)[-1] in _REPLAYING
+            if asks and self.frameworks.is_framework_path(path):
+                return not negated
+        return None
+
+    def _tested(self, test: cst.BaseExpression) -> tuple[object, bool]:
         negated = False
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated = not negated
             test = test.expression
-        value = self.eval(test)
-        if isinstance(value, Ext) and value.path == _IN_WORKFLOW:
-            return not negated
-        return None
+        return self.eval(test), negated
 
     def _fails_outside_workflow_only(self, body: cst.BaseSuite) -> bool:
         """Does this `try` body fail only outside a workflow: nothing but imports of Temporal's

@@ -8,7 +8,7 @@ from replaylint.resolve import folds
 from replaylint.resolve.facts import CLASS, INSTANCE, LOCAL, MODULE, Store
 from replaylint.resolve.model import Class, ClassInfo, Func, LocalModule, Obj
 from replaylint.resolve.outside_workflow import RunsOutsideWorkflow
-from replaylint.resolve.values import UNKNOWN, Ext, Mapping, Seq, SetOf, Value
+from replaylint.resolve.values import UNKNOWN, Const, Ext, Mapping, Seq, SetOf, Value
 from replaylint.resolve.walker import children
 from replaylint.resolve.workflows import is_main_guard, type_checking_name
 
@@ -23,8 +23,20 @@ class Statements(RunsOutsideWorkflow):
             self.stmt(statement)
 
     def _suite(self, node: cst.BaseSuite) -> None:
-        for statement in node.body:
+        statements = node.body
+        for index, statement in enumerate(statements):
+            self.rest_outside = False  # only the statement just walked may set it
             self.stmt(statement)
+            if self.rest_outside:
+                # `if workflow.in_workflow(): return ...` above: what follows runs only
+                # outside a workflow, for the helper's other callers.
+                self.rest_outside = False
+                saved = self.governed, self.dead
+                self.governed, self.dead = False, True
+                for rest in statements[index + 1 :]:
+                    self.stmt(rest)
+                self.governed, self.dead = saved
+                return
 
     def _expr_stmt(self, node: cst.Expr) -> None:
         self.eval(node.value)
@@ -66,8 +78,12 @@ class Statements(RunsOutsideWorkflow):
         if isinstance(declared, SetOf):
             # `tags: set[str] = field(default_factory=set)`: the declared type says what it holds.
             value = declared
-        elif value is UNKNOWN:
-            value = self.annotation_value(node.annotation.annotation)
+        elif value is UNKNOWN or (isinstance(value, Const) and value.value is None):
+            # `_ds: SQLAlchemyDatasource | None = None`, filled in by an init function: what
+            # the name holds once it is used is what the annotation says.
+            declared_value = self.annotation_value(node.annotation.annotation)
+            if declared_value is not UNKNOWN or value is UNKNOWN:
+                value = declared_value
         if node.value is not None or value is not UNKNOWN:
             self._bind(node.target, value)
 
@@ -196,31 +212,44 @@ class Statements(RunsOutsideWorkflow):
                 self.stmt(node.orelse)
             return
         inside = self._in_workflow_test(node.test)
-        if inside is None:
-            self._suite(node.body)
-        else:
+        replaying = self._replaying_test(node.test) if inside is None else None
+        exits = inside is True and node.orelse is None and _always_leaves(node.body)
+        if inside is not None:
             # `if workflow.in_workflow(): ... else: ...`: one branch never runs in a workflow.
             self._branch(node.body, dead=not inside)
+        elif replaying is not None:
+            self._branch(node.body, dead=False, once=not replaying)
+        else:
+            self._suite(node.body)
         if node.orelse is not None:
             orelse = node.orelse
             if inside is not None:
                 self._branch(orelse, dead=inside)
+            elif replaying is not None:
+                self._branch(orelse, dead=False, once=replaying)
             elif isinstance(orelse, cst.If):
                 self._if(orelse)
             else:
                 self._suite(orelse.body)
+        self.rest_outside = exits
 
-    def _branch(self, node: cst.CSTNode, dead: bool) -> None:
-        saved = self.governed, self.dead
+    def _branch(self, node: cst.CSTNode, dead: bool, once: bool = False) -> None:
+        """Walk a branch as written, or never replayed (`dead`: it never runs in a workflow;
+        `once`: it runs the first time the run gets there, not on a replay)."""
+        saved = self.governed, self.dead, self.once
         if dead:
             self.governed, self.dead = False, True
+        elif once:
+            # Never replayed, like a dead branch; what it writes to shared state still counts
+            # where the code around it is replayed code (rules/base.py `once_counts`).
+            self.governed, self.dead, self.once = False, True, self.governed
         if isinstance(node, cst.If):
             self._if(node)
         elif isinstance(node, cst.Else):
             self._suite(node.body)
         else:
             self._suite(node)  # type: ignore[arg-type]
-        self.governed, self.dead = saved
+        self.governed, self.dead, self.once = saved
 
     def _is_type_checking(self, test: cst.BaseExpression) -> bool:
         if type_checking_name(test) is not None:
@@ -324,3 +353,16 @@ def _shared_class_attribute(info: ClassInfo, name: str) -> bool:
     if isinstance(value, SetOf) and value.declared:
         return False  # only an annotation says it is a set: `ids: set[str] = field(...)`
     return isinstance(value, (Seq, Mapping, SetOf))
+
+
+def _always_leaves(body: cst.BaseSuite) -> bool:
+    """Does this block end in a `return` or a `raise` (so the statements after its `if` run only
+    when the test fails)?"""
+    if not body.body:
+        return False
+    last = body.body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return bool(last.body) and isinstance(last.body[-1], (cst.Return, cst.Raise))
+    if isinstance(body, cst.SimpleStatementSuite):
+        return isinstance(last, (cst.Return, cst.Raise))
+    return False

@@ -92,7 +92,13 @@ class ModuleStateInWorkflow(FactRule):
                 return  # a name bound in a class body, as the class is built
             if not isinstance(fact.value, Const) and _first_write(fact):
                 return  # `if _client is None: _client = Client()`: a cache, filled once
-            self.report(fact, fact.written(), f"writes {fact.binding} state", pending=fact.binding)
+            self.report(
+                fact,
+                fact.written(),
+                f"writes {fact.binding} state",
+                pending=fact.binding,
+                once_counts=True,
+            )
         elif isinstance(fact, MethodCall):
             if (
                 fact.binding in _SHARED
@@ -100,7 +106,7 @@ class ModuleStateInWorkflow(FactRule):
                 and _is_container(fact.receiver, fact.method)
             ):
                 reason = f"changes {fact.binding} state in place"
-                self.report(fact, fact.written(), reason, pending=fact.binding)
+                self.report(fact, fact.written(), reason, pending=fact.binding, once_counts=True)
 
     def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
         """Module and class state is reported where the workflow path reads it back (and the

@@ -80,3 +80,39 @@ class Report:
         late = parsed(text)  # expect: ADK-W005
         parent = parent_id()  # expect: ADK-W005
         return safe + late + parent + str(shard())  # expect: ADK-W005
+
+
+def _in_workflow() -> bool:
+    try:
+        return workflow.in_workflow()
+    except RuntimeError:
+        return False
+
+
+def early_id() -> str:
+    # The code after a returning `if workflow.in_workflow():` is for the other callers.
+    if _in_workflow():
+        return str(workflow.uuid4())
+    return str(uuid.uuid4())
+
+
+def early_stamp() -> float:
+    if workflow.in_workflow():
+        return workflow.time()
+    started = time.time()
+    return started
+
+
+def late_stamp() -> float:
+    if workflow.in_workflow():
+        stamp = workflow.time()
+    stamp = time.time()  # expect: ADK-W003
+    return stamp
+
+
+@workflow.defn
+class Stamped:
+    @workflow.run
+    async def run(self) -> str:
+        first = early_id() + str(early_stamp())
+        return first + str(late_stamp())  # expect: ADK-W005

@@ -33,3 +33,32 @@ async def place_order_async(item: str) -> str:
     adb = await AsyncSQLAlchemyDatasource.create("postgresql://localhost/app")
     recorded = await adb.run_tx_step_async(audit, item)
     return recorded + str(datetime.now())  # expect: ADK-W003
+
+
+# A datasource filled in by an init function, known by its annotation: its steps are recorded.
+_shared: SQLAlchemyDatasource | None = None
+
+
+def shared() -> SQLAlchemyDatasource:
+    assert _shared is not None
+    return _shared
+
+
+def lazily() -> "SQLAlchemyDatasource":
+    return _make()
+
+
+def _make():
+    return None
+
+
+@DBOS.workflow()
+def reconcile(item: str) -> str:
+    def stamped() -> str:
+        return datetime.now().isoformat()
+
+    first = shared().run_tx_step(stamped)
+    second = lazily().run_tx_step(stamped)
+    assert _shared is not None
+    third = _shared.run_tx_step(lambda: datetime.utcnow().isoformat())
+    return first + second + third

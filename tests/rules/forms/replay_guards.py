@@ -1,0 +1,64 @@
+"""A framework's own question whether it replays: the branch taken when it is not replaying
+runs the first time the run gets there, never on a replay, which is how the frameworks advise
+making a side effect once. The other branch, and an `is_replaying` of the project's own, are
+replayed code like any."""
+
+import time
+from datetime import timedelta
+
+import azure.durable_functions as df
+import requests
+from dapr.ext.workflow import DaprWorkflowContext, WorkflowRuntime
+from durabletask import task
+from temporalio import workflow
+
+wfr = WorkflowRuntime()
+
+
+class Flags:
+    is_replaying = False
+
+
+FLAGS = Flags()
+
+
+def orchestrator(ctx: df.DurableOrchestrationContext):
+    if not ctx.is_replaying:
+        requests.post("https://logs.example.com", json={"msg": "started"})
+    else:
+        requests.post("https://logs.example.com", json={"msg": "again"})  # expect: ADK-W004
+    if ctx.is_replaying:
+        requests.post("https://logs.example.com", json={"msg": "replay"})  # expect: ADK-W004
+    else:
+        time.sleep(1)
+    if not FLAGS.is_replaying:
+        requests.post("https://logs.example.com", json={"msg": "ours"})  # expect: ADK-W004
+    return (yield ctx.call_activity("work", ctx.get_input()))
+
+
+main = df.Orchestrator.create(orchestrator)
+
+
+def scheduled(ctx: task.OrchestrationContext, value: int):
+    if not ctx.is_replaying:
+        print("first pass at", time.time())
+    return (yield ctx.call_activity("double", input=value))
+
+
+@wfr.workflow(name="notify")
+def notify(ctx: DaprWorkflowContext, value: int):
+    if not ctx.is_replaying:
+        requests.post("https://hooks.example.com", json={"value": value})
+    yield ctx.create_timer(timedelta(seconds=5))
+    return value
+
+
+
+@workflow.defn
+class Reminder:
+    @workflow.run
+    async def run(self) -> str:
+        if not workflow.unsafe.is_replaying():
+            print("started at", time.time())
+        await workflow.sleep(60)
+        return "done"
