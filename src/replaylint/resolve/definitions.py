@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import libcst as cst
 
-from replaylint.parse import pyast
 from replaylint.presets.records import Preset
 from replaylint.resolve import folds
+from replaylint.resolve.annotations import Annotations
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
@@ -20,15 +20,6 @@ _INIT_FIRST = ("__init__", "__post_init__", "__new__", "setup", "__aenter__", "_
 _LATE = "\0late:"  # key prefix for annotations resolved when the body is walked
 
 
-# Generic types whose arguments describe something else than the value itself: a callable's
-# parameters, a class rather than an instance of it.
-_NOT_AN_INSTANCE = frozenset(
-    f"{module}.{name}"
-    for module in ("typing", "typing_extensions", "collections.abc")
-    for name in ("Callable", "Concatenate", "Type", "Coroutine", "Awaitable")
-)
-
-
 class _Annotation(Value):
     __slots__ = ("node",)
 
@@ -36,7 +27,7 @@ class _Annotation(Value):
         self.node = node
 
 
-class Definitions(Wrappers):
+class Definitions(Wrappers, Annotations):
     def _decorator_paths(
         self, decorators: Sequence[cst.Decorator], values: list[Value] | None = None
     ) -> list[str]:
@@ -276,7 +267,7 @@ class Definitions(Wrappers):
             if info.returns is UNKNOWN and node.returns is not None:
                 # `def datasource() -> SQLAlchemyDatasource: return make()`: what it hands back
                 # is what its annotation says, where its body does not tell.
-                info.returns = self.annotation_value(node.returns.annotation)
+                info.returns = self.sole_annotation_value(node.returns.annotation)
         self._restore_state(saved)
 
     def _bind_context(
@@ -349,46 +340,3 @@ class Definitions(Wrappers):
             info.workflow = preset.name
             if preset.name not in self.m.frameworks:
                 self.m.frameworks.append(preset.name)
-
-    def annotation_value(self, node: cst.BaseExpression) -> Value:
-        """An instance of a provider client when the annotation names one (`client: OpenAI`,
-        `Optional[AsyncAnthropic]`, `"ChatOpenAI | None"`), a set when it names one (`set[str]`);
-        UNKNOWN otherwise."""
-        declared = self._set_annotation(node)  # containers.py: `set[str]`, `frozenset[int]`
-        if declared is not None:
-            return declared
-        if isinstance(node, (cst.Name, cst.Attribute)):
-            value = self._peek(node)
-            if isinstance(value, Ext):
-                cls = self.catalog.client_class(value.path)
-                if cls is not None:
-                    return Ext(cls + "()")
-                if self.frameworks.is_framework_path(value.path):
-                    return Ext(value.path + "()")  # a run context: `ctx: restate.Context`
-            if isinstance(value, Class):
-                return Obj(value.info)
-            return UNKNOWN
-        if isinstance(node, cst.Subscript):
-            wrapper = self._peek(node.value)
-            builtin_type = isinstance(node.value, cst.Name) and node.value.value == "type"
-            if (isinstance(wrapper, Ext) and wrapper.path in _NOT_AN_INSTANCE) or (
-                builtin_type and self.scope.lookup("type") is None
-            ):
-                return UNKNOWN  # `Callable[[DurableContext], T]` takes a context; it is none
-            for element in node.slice:
-                if isinstance(element.slice, cst.Index):
-                    found = self.annotation_value(element.slice.value)
-                    if found is not UNKNOWN:
-                        return found
-            return UNKNOWN
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-            found = self.annotation_value(node.left)
-            return found if found is not UNKNOWN else self.annotation_value(node.right)
-        if isinstance(node, cst.SimpleString):
-            text = pyast.evaluated(node)
-            if isinstance(text, str):
-                try:
-                    return self.annotation_value(cst.parse_expression(text))
-                except cst.ParserSyntaxError:
-                    return UNKNOWN
-        return UNKNOWN

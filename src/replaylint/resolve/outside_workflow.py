@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import libcst as cst
 
+from replaylint.parse.children import children
 from replaylint.resolve import folds
+from replaylint.resolve.model import Func
 from replaylint.resolve.values import Ext
 from replaylint.resolve.walker import Walker
 
 _IN_WORKFLOW = "temporalio.workflow.in_workflow()"
 # A framework context's question whether this execution replays recorded history (Azure's,
-# durabletask's, Dapr's and AWS's `is_replaying`, Temporal's `workflow.unsafe.is_replaying()`).
-_REPLAYING = frozenset({"is_replaying", "is_replaying_history_events"})
+# durabletask's, Dapr's and AWS's `is_replaying`). Not Temporal's `workflow.unsafe.is_replaying()`:
+# its sandbox refuses a clock or a random draw on the first run too, guard or not.
+_REPLAYING = frozenset({"is_replaying"})
+_SANDBOXED = "temporalio."
 # Framework calls that raise outside a workflow and never inside one, given no argument.
 _WORKFLOW_ONLY = frozenset(
     f"temporalio.workflow.{name}" for name in ("now", "time", "time_ns", "uuid4", "random", "info")
@@ -32,32 +36,78 @@ _SAFE_METHODS = frozenset({"isoformat", "timestamp", "date", "time", "random"})
 
 
 class RunsOutsideWorkflow(Walker):
-    def _in_workflow_test(self, test: cst.BaseExpression) -> bool | None:
-        """True for `workflow.in_workflow()` (or a helper returning it), False for its negation."""
-        value, negated = self._tested(test)
-        if isinstance(value, Ext) and value.path == _IN_WORKFLOW:
-            return not negated
-        return None
-
-    def _replaying_test(self, test: cst.BaseExpression) -> bool | None:
-        """True for a framework's own question whether it is replaying (`context.is_replaying`,
-        `workflow.unsafe.is_replaying()`), False for its negation: the branch taken when it
-        fails runs the first time the run gets there, never on a replay (a side effect made
-        once, as the frameworks advise)."""
-        value, negated = self._tested(test)
-        if isinstance(value, Ext):
-            path = value.path.removesuffix("()")
-            asks = path.rsplit(".", 1)[-1] in _REPLAYING
-            if asks and self.frameworks.is_framework_path(path):
-                return not negated
-        return None
-
-    def _tested(self, test: cst.BaseExpression) -> tuple[object, bool]:
+    def _guard_test(self, test: cst.BaseExpression) -> tuple[bool | None, bool | None]:
+        """The `if` test walked (once), and what it guards: (in a workflow, replaying), each
+        True for the bare test, False for its negation, None when it is no such test.
+        In a workflow: `workflow.in_workflow()` or a helper returning it; the branch taken when
+        it fails runs outside a workflow. Replaying: a framework context's own question
+        (`context.is_replaying`); the branch taken when it fails runs the first time the run
+        gets there, never on a replay (a side effect made once, as Azure's and Dapr's guides
+        advise). `a and b` is neither: the branch runs in a workflow whenever `b` decides."""
         negated = False
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated = not negated
             test = test.expression
-        return self.eval(test), negated
+        value = self.eval(test)
+        if not isinstance(test, (cst.Name, cst.Attribute, cst.Call)) or not isinstance(value, Ext):
+            return None, None
+        if value.path == _IN_WORKFLOW:
+            return not negated, None
+        path = value.path.removesuffix("()")
+        asks = path.rsplit(".", 1)[-1] in _REPLAYING and not path.startswith(_SANDBOXED)
+        if asks and self.frameworks.is_framework_path(path):
+            return None, not negated
+        return None, None
+
+    def _made_once(self, block: cst.CSTNode) -> bool:
+        """Is this guarded block a side effect made once, nothing of which the code after it
+        reads? A name it binds that the function reads elsewhere, an attribute or module state
+        it writes, would differ on a replay that skips it: then it is walked as replayed code."""
+        bound: set[str] = set()
+        stack: list[cst.CSTNode] = [block]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Global, cst.Nonlocal)):
+                return False
+            if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+                target = node.target
+                if not isinstance(target, cst.Name):
+                    return False  # `self.x = ...`, `state[k] = ...`: kept for later
+                bound.add(target.value)
+            elif isinstance(node, (cst.NamedExpr, cst.For, cst.CompFor)):
+                if isinstance(node.target, cst.Name):
+                    bound.add(node.target.value)
+            elif isinstance(node, cst.AsName) and isinstance(node.name, cst.Name):
+                bound.add(node.name.value)
+            elif isinstance(node, cst.Call) and self._writes_globals(node.func):
+                return False  # a helper that keeps something in module state for later
+            stack.extend(children(node))
+        return not bound or not self._read_elsewhere(bound, block)
+
+    def _writes_globals(self, func: cst.BaseExpression) -> bool:
+        """Is the called function one of the checked code that declares a `global` or a
+        `nonlocal` (its body writes state that outlives the call)?"""
+        callee = self._peek(func)
+        if not isinstance(callee, Func):
+            return False
+        stack: list[cst.CSTNode] = [callee.info.node]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.Global, cst.Nonlocal)):
+                return True
+            stack.extend(children(node))
+        return False
+
+    def _read_elsewhere(self, names: set[str], block: cst.CSTNode) -> bool:
+        stack: list[cst.CSTNode] = [self.func.node]
+        while stack:
+            node = stack.pop()
+            if node is block:
+                continue
+            if isinstance(node, cst.Name) and node.value in names:
+                return True
+            stack.extend(children(node))
+        return False
 
     def _fails_outside_workflow_only(self, body: cst.BaseSuite) -> bool:
         """Does this `try` body fail only outside a workflow: nothing but imports of Temporal's

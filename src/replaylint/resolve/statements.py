@@ -81,7 +81,7 @@ class Statements(RunsOutsideWorkflow):
         elif value is UNKNOWN or (isinstance(value, Const) and value.value is None):
             # `_ds: SQLAlchemyDatasource | None = None`, filled in by an init function: what
             # the name holds once it is used is what the annotation says.
-            declared_value = self.annotation_value(node.annotation.annotation)
+            declared_value = self.sole_annotation_value(node.annotation.annotation)
             if declared_value is not UNKNOWN or value is UNKNOWN:
                 value = declared_value
         if node.value is not None or value is not UNKNOWN:
@@ -211,8 +211,11 @@ class Statements(RunsOutsideWorkflow):
             if node.orelse is not None:
                 self.stmt(node.orelse)
             return
-        inside = self._in_workflow_test(node.test)
-        replaying = self._replaying_test(node.test) if inside is None else None
+        inside, replaying = self._guard_test(node.test)
+        if replaying is not None:
+            first_run = node.body if not replaying else node.orelse
+            if first_run is not None and not self._made_once(first_run):
+                replaying = None  # what it leaves is read after it: replayed code as written
         exits = inside is True and node.orelse is None and _always_leaves(node.body)
         if inside is not None:
             # `if workflow.in_workflow(): ... else: ...`: one branch never runs in a workflow.

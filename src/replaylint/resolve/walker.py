@@ -151,6 +151,7 @@ class Walker:
     _drop_implicit: Callable[[FunctionInfo], None]
     _function_body: Callable[[FunctionInfo, Scope, dict[str, Value], bool], None]
     annotation_value: Callable[[cst.BaseExpression], Value]
+    sole_annotation_value: Callable[[cst.BaseExpression], Value]
     _state_of: Callable[[cst.BaseExpression], str]
     _comprehension: Callable[[cst.CSTNode], Value]
     _hand_over: Callable[[cst.Call], None]

@@ -6,6 +6,12 @@ from dapr.ext.workflow import DaprWorkflowContext, WorkflowRuntime
 wfr = WorkflowRuntime()
 attempts = 0
 notes = 0
+bumped = 0
+
+
+def bump() -> None:
+    global bumped
+    bumped += 1  # expect: ADK-W011
 
 
 @wfr.workflow(name="counted")
@@ -14,6 +20,8 @@ def counted(ctx: DaprWorkflowContext):
     if not ctx.is_replaying:
         attempts += 1  # expect: ADK-W011
         notes += 1  # written once and never read back: nothing a replay depends on
-    yield ctx.call_activity("work", input=attempts)
+    if not ctx.is_replaying:
+        bump()  # expect: ADK-W005
+    yield ctx.call_activity("work", input=attempts + bumped)
     if attempts < 3:
         raise ValueError("again")

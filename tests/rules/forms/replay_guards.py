@@ -1,7 +1,9 @@
-"""A framework's own question whether it replays: the branch taken when it is not replaying
-runs the first time the run gets there, never on a replay, which is how the frameworks advise
-making a side effect once. The other branch, and an `is_replaying` of the project's own, are
-replayed code like any."""
+"""A framework context's own question whether it replays: the branch taken when it is not
+replaying runs the first time the run gets there, never on a replay, which is how Azure's and
+Dapr's guides advise making a side effect once. The other branch, an `is_replaying` of the
+project's own, a test of more than the guard, and a guarded block whose values the code after it
+reads are replayed code like any; so is Temporal's, whose sandbox refuses the clock on the first
+run too."""
 
 import time
 from datetime import timedelta
@@ -42,7 +44,15 @@ main = df.Orchestrator.create(orchestrator)
 def scheduled(ctx: task.OrchestrationContext, value: int):
     if not ctx.is_replaying:
         print("first pass at", time.time())
-    return (yield ctx.call_activity("double", input=value))
+    if not ctx.is_replaying and value > 2:
+        print("large at", time.time())  # expect: ADK-W003
+    started = 0.0
+    if not ctx.is_replaying:
+        started = time.time()  # expect: ADK-W003
+    if not ctx.is_replaying:
+        elapsed = time.time()  # read nowhere else: made once, for the log line
+        print("elapsed", elapsed)
+    return (yield ctx.call_activity("double", input=value + started))
 
 
 @wfr.workflow(name="notify")
@@ -59,6 +69,6 @@ class Reminder:
     @workflow.run
     async def run(self) -> str:
         if not workflow.unsafe.is_replaying():
-            print("started at", time.time())
+            print("started at", time.time())  # expect: ADK-W003
         await workflow.sleep(60)
         return "done"
