@@ -253,6 +253,10 @@ class Calls(Walker):
                 installed = self.project.installed_chain(path) if entry is None else ()
                 values = tuple(args)
                 self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed, values))
+            if entry is not None and result is not None and "()" in path:
+                # A client's unsafe method handing back another (`engine.connect()`): what is
+                # done through that one talks to the service again, and is judged as well.
+                return Ext(result)
             if entry is not None and (result is None or self._on_the_path_here()):
                 return UNKNOWN  # what an unsafe call returns is never folded further
             decorated = self._decorated_by_call(path, node, args) if args else None

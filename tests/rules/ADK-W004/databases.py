@@ -27,7 +27,7 @@ def sync_workflow(row: object) -> str:
     with Session(engine) as session:
         m = session.execute(text("select 1")).scalar_one()  # expect: ADK-W004
     with engine.connect() as connection:  # expect: ADK-W004
-        connection.execute(text("select 2"))
+        connection.execute(text("select 2"))  # expect: ADK-W004
     with SessionLocal() as session:
         session.add(row)
         session.commit()  # expect: ADK-W004
