@@ -27,11 +27,10 @@ class Annotations(Walker):
         (`T | None`, `Optional[T]`); UNKNOWN for a union of several (`str | Path`), whose
         value may be any of them."""
         if isinstance(node, cst.SimpleString):  # `-> "str | Path"`: read as written
-            text = pyast.evaluated(node)
-            try:
-                node = cst.parse_expression(text) if isinstance(text, str) else node
-            except cst.ParserSyntaxError:
+            written = _written_in(node)
+            if written is None:
                 return UNKNOWN
+            node = written
         members = _union_members(node)
         if len(members) != 1:
             return UNKNOWN
@@ -72,13 +71,20 @@ class Annotations(Walker):
             found = self.annotation_value(node.left)
             return found if found is not UNKNOWN else self.annotation_value(node.right)
         if isinstance(node, cst.SimpleString):
-            text = pyast.evaluated(node)
-            if isinstance(text, str):
-                try:
-                    return self.annotation_value(cst.parse_expression(text))
-                except cst.ParserSyntaxError:
-                    return UNKNOWN
+            written = _written_in(node)
+            return self.annotation_value(written) if written is not None else UNKNOWN
         return UNKNOWN
+
+
+def _written_in(node: cst.SimpleString) -> cst.BaseExpression | None:
+    """The annotation a string annotation holds (`"ChatOpenAI | None"`), None if none."""
+    text = pyast.evaluated(node)
+    if not isinstance(text, str):
+        return None
+    try:
+        return cst.parse_expression(text)
+    except cst.ParserSyntaxError:
+        return None
 
 
 def _union_members(node: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -257,7 +257,7 @@ class Definitions(Wrappers, Annotations):
         self.func, self.governed, self.exempt = info, governed, info.exempt
         self.cls = None
         self.method_of = info.cls
-        self.dead = self.once = False
+        self.dead = False
         self.recording = False
         self.statement = info.statement
         if isinstance(node, cst.Lambda):

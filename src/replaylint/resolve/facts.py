@@ -20,11 +20,39 @@ from replaylint.resolve.values import Value
 if TYPE_CHECKING:
     from replaylint.resolve.catalog import CallArgs, Entry
 
+# Methods of the builtin containers (and deque, defaultdict, Counter) that change them in place.
+MUTATORS = frozenset(
+    {
+        "append",
+        "appendleft",
+        "extend",
+        "extendleft",
+        "insert",
+        "remove",
+        "pop",
+        "popleft",
+        "popitem",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "difference_update",
+        "intersection_update",
+        "symmetric_difference_update",
+        "sort",
+        "reverse",
+        "rotate",
+        "__setitem__",
+        "__delitem__",
+    }
+)
+
 
 class Site:
     """Where a fact happens: the function whose body holds it, and the walk's state there."""
 
-    __slots__ = ("function", "governed", "dead", "statement", "once")
+    __slots__ = ("function", "governed", "dead", "statement")
 
     def __init__(
         self,
@@ -32,15 +60,11 @@ class Site:
         governed: bool,
         dead: bool,
         statement: cst.CSTNode | None = None,
-        once: bool = False,
     ) -> None:
         self.function = function
         self.statement = statement  # the innermost statement the fact is in
         self.governed = governed  # False inside an exempt region (activity body, __main__ block)
         self.dead = dead  # under `if TYPE_CHECKING:` or a branch that never runs in a workflow
-        # In a branch a run takes only the first time it gets there (`if not ctx.is_replaying:`):
-        # never replayed, but what it leaves in shared state is read by the replays after it.
-        self.once = once
 
 
 class Fact:

@@ -10,6 +10,7 @@ import libcst as cst
 
 from replaylint.parse.children import children
 from replaylint.resolve import folds
+from replaylint.resolve.facts import MUTATORS
 from replaylint.resolve.model import Func
 from replaylint.resolve.values import Ext
 from replaylint.resolve.walker import Walker
@@ -61,9 +62,12 @@ class RunsOutsideWorkflow(Walker):
 
     def _made_once(self, block: cst.CSTNode) -> bool:
         """Is this guarded block a side effect made once, nothing of which the code after it
-        reads? A name it binds that the function reads elsewhere, an attribute or module state
-        it writes, would differ on a replay that skips it: then it is walked as replayed code."""
+        reads? A name it binds that the function reads elsewhere, an attribute, a subscript or
+        module state it writes, a container made before it that it changes in place
+        (`SEEN.append(x)`), would differ on a replay that skips it: then it is walked as
+        replayed code."""
         bound: set[str] = set()
+        changed: list[cst.BaseExpression] = []  # what a method changes in place
         stack: list[cst.CSTNode] = [block]
         while stack:
             node = stack.pop()
@@ -79,9 +83,14 @@ class RunsOutsideWorkflow(Walker):
                     bound.add(node.target.value)
             elif isinstance(node, cst.AsName) and isinstance(node.name, cst.Name):
                 bound.add(node.name.value)
-            elif isinstance(node, cst.Call) and self._writes_globals(node.func):
-                return False  # a helper that keeps something in module state for later
+            elif isinstance(node, cst.Call):
+                if self._writes_globals(node.func):
+                    return False  # a helper that keeps something in module state for later
+                if isinstance(node.func, cst.Attribute) and node.func.attr.value in MUTATORS:
+                    changed.append(node.func.value)
             stack.extend(children(node))
+        if any(not _rooted_in(receiver, bound) for receiver in changed):
+            return False
         return not bound or not self._read_elsewhere(bound, block)
 
     def _writes_globals(self, func: cst.BaseExpression) -> bool:
@@ -180,3 +189,10 @@ def _imported_modules(node: cst.Import | cst.ImportFrom) -> list[str]:
             return [""]
         return [folds.dotted(node.module) or ""]
     return [folds.dotted(alias.name) or "" for alias in node.names]
+
+
+def _rooted_in(expression: cst.BaseExpression, names: set[str]) -> bool:
+    """Is `expression` (`seen`, `self.items`, `rows[0]`) a name of `names`, or reached from one?"""
+    while isinstance(expression, (cst.Attribute, cst.Subscript)):
+        expression = expression.value
+    return isinstance(expression, cst.Name) and expression.value in names

@@ -217,42 +217,35 @@ class Statements(RunsOutsideWorkflow):
             if first_run is not None and not self._made_once(first_run):
                 replaying = None  # what it leaves is read after it: replayed code as written
         exits = inside is True and node.orelse is None and _always_leaves(node.body)
-        if inside is not None:
-            # `if workflow.in_workflow(): ... else: ...`: one branch never runs in a workflow.
-            self._branch(node.body, dead=not inside)
-        elif replaying is not None:
-            self._branch(node.body, dead=False, once=not replaying)
+        # `if workflow.in_workflow(): ... else: ...`: one branch never runs in a workflow;
+        # `if not ctx.is_replaying: ...`: one runs the first time only, never on a replay.
+        holds = inside if inside is not None else replaying
+        if holds is not None:
+            self._branch(node.body, dead=not holds)
         else:
             self._suite(node.body)
         if node.orelse is not None:
             orelse = node.orelse
-            if inside is not None:
-                self._branch(orelse, dead=inside)
-            elif replaying is not None:
-                self._branch(orelse, dead=False, once=replaying)
+            if holds is not None:
+                self._branch(orelse, dead=holds)
             elif isinstance(orelse, cst.If):
                 self._if(orelse)
             else:
                 self._suite(orelse.body)
         self.rest_outside = exits
 
-    def _branch(self, node: cst.CSTNode, dead: bool, once: bool = False) -> None:
-        """Walk a branch as written, or never replayed (`dead`: it never runs in a workflow;
-        `once`: it runs the first time the run gets there, not on a replay)."""
-        saved = self.governed, self.dead, self.once
+    def _branch(self, node: cst.CSTNode, dead: bool) -> None:
+        """Walk a branch as written, or (`dead`) as never replayed."""
+        saved = self.governed, self.dead
         if dead:
             self.governed, self.dead = False, True
-        elif once:
-            # Never replayed, like a dead branch; what it writes to shared state still counts
-            # where the code around it is replayed code (rules/base.py `once_counts`).
-            self.governed, self.dead, self.once = False, True, self.governed
         if isinstance(node, cst.If):
             self._if(node)
         elif isinstance(node, cst.Else):
             self._suite(node.body)
         else:
             self._suite(node)  # type: ignore[arg-type]
-        self.governed, self.dead, self.once = saved
+        self.governed, self.dead = saved
 
     def _is_type_checking(self, test: cst.BaseExpression) -> bool:
         if type_checking_name(test) is not None:

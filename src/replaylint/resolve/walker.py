@@ -185,7 +185,6 @@ class Walker:
         self.recording = False  # evaluating the arguments of a recorder (ctx.run, execute_activity)
         self.walked: set[int] = set()  # functions whose bodies have been walked
         self.dead = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
-        self.once = False  # in a branch run only when not replaying (resolve/facts.py Site)
         # Set by an `if workflow.in_workflow():` whose block returns: the statements after it,
         # in the same block, run only outside a workflow (statements.py).
         self.rest_outside = False
@@ -272,7 +271,7 @@ class Walker:
     # in the middle of its caller's, on demand).
     _STATE = (
         "scope", "fscope", "func", "governed", "exempt", "cls", "method_of", "dead",
-        "recording", "statement", "comprehension", "once",
+        "recording", "statement", "comprehension",
     )  # fmt: skip
 
     def _save_state(self) -> tuple[Any, ...]:
@@ -286,7 +285,7 @@ class Walker:
 
     def site(self) -> Site:
         """Where the walk is now; built only when a fact is emitted."""
-        return Site(self.func, self.governed, self.dead, self.statement, self.once)
+        return Site(self.func, self.governed, self.dead, self.statement)
 
     def _unfoldable(self, node: cst.CSTNode) -> None:
         self.m.dynamic_accesses += 1

@@ -114,11 +114,9 @@ class FactRule(Rule, ABC):
         propagates: bool = True,
         tail: tuple[ChainLink, ...] = (),
         pending: str = "",
-        once_counts: bool = False,
     ) -> None:
         """Record a finding at the fact's node; the engine reports it when the function it is in
-        turns out to be on a workflow path (and propagates it to callers as ADK-W005).
-        `once_counts`: it stands in a branch run only when not replaying (Site.once) too."""
+        turns out to be on a workflow path (and propagates it to callers as ADK-W005)."""
         site = fact.site
         site.function.hits.append(
             Hit(
@@ -126,9 +124,9 @@ class FactRule(Rule, ABC):
                 node=fact.node,
                 call=call,
                 reason=reason,
-                governed=site.governed or (once_counts and site.once),
+                governed=site.governed,
                 path=path,
-                dead=site.dead and not (once_counts and site.once),
+                dead=site.dead,
                 propagates=propagates,
                 statement=site.statement,
                 tail=tail,

@@ -15,41 +15,12 @@ from replaylint.graph.state import (
     sandboxed,
     written_state,
 )
-from replaylint.resolve.facts import CLASS, MODULE, Fact, MethodCall, Store
+from replaylint.resolve.facts import CLASS, MODULE, MUTATORS, Fact, MethodCall, Store
 from replaylint.resolve.model import Class, Func, FunctionInfo, Hit, LocalModule, Obj
 from replaylint.resolve.values import Const, Ext, Value
 from replaylint.rules.base import FactRule, Reason, Replay
 
 _SHARED = (MODULE, CLASS)
-# Methods of the builtin containers (and deque, defaultdict, Counter) that change them in place.
-_MUTATORS = frozenset(
-    {
-        "append",
-        "appendleft",
-        "extend",
-        "extendleft",
-        "insert",
-        "remove",
-        "pop",
-        "popleft",
-        "popitem",
-        "clear",
-        "update",
-        "setdefault",
-        "add",
-        "discard",
-        "difference_update",
-        "intersection_update",
-        "symmetric_difference_update",
-        "sort",
-        "reverse",
-        "rotate",
-        "__setitem__",
-        "__delitem__",
-    }
-)
-
-
 # External classes whose instances are containers (builtins' own are known by their literals).
 _CONTAINER_CLASSES = frozenset(
     {
@@ -92,21 +63,15 @@ class ModuleStateInWorkflow(FactRule):
                 return  # a name bound in a class body, as the class is built
             if not isinstance(fact.value, Const) and _first_write(fact):
                 return  # `if _client is None: _client = Client()`: a cache, filled once
-            self.report(
-                fact,
-                fact.written(),
-                f"writes {fact.binding} state",
-                pending=fact.binding,
-                once_counts=True,
-            )
+            self.report(fact, fact.written(), f"writes {fact.binding} state", pending=fact.binding)
         elif isinstance(fact, MethodCall):
             if (
                 fact.binding in _SHARED
-                and fact.method in _MUTATORS
+                and fact.method in MUTATORS
                 and _is_container(fact.receiver, fact.method)
             ):
                 reason = f"changes {fact.binding} state in place"
-                self.report(fact, fact.written(), reason, pending=fact.binding, once_counts=True)
+                self.report(fact, fact.written(), reason, pending=fact.binding)
 
     def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
         """Module and class state is reported where the workflow path reads it back (and the

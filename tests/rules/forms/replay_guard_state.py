@@ -1,5 +1,5 @@
-"""A branch run only when not replaying is never replayed, but what it leaves in module state is
-read by the replays after it: in a fresh worker they read another count."""
+"""A branch run only when not replaying that leaves something in module state is checked as
+replayed code: the replays after it read what it left, and in a fresh worker another count."""
 
 from dapr.ext.workflow import DaprWorkflowContext, WorkflowRuntime
 
@@ -7,6 +7,7 @@ wfr = WorkflowRuntime()
 attempts = 0
 notes = 0
 bumped = 0
+SEEN: list[str] = []
 
 
 def bump() -> None:
@@ -22,6 +23,8 @@ def counted(ctx: DaprWorkflowContext):
         notes += 1  # written once and never read back: nothing a replay depends on
     if not ctx.is_replaying:
         bump()  # expect: ADK-W005
-    yield ctx.call_activity("work", input=attempts + bumped)
+    if not ctx.is_replaying:
+        SEEN.append("counted")  # expect: ADK-W011
+    yield ctx.call_activity("work", input=attempts + bumped + len(SEEN))
     if attempts < 3:
         raise ValueError("again")
