@@ -10,6 +10,7 @@ import pytest
 
 from replaylint.api import guard
 from replaylint.api.needles import needles_for
+from replaylint.index.scanning import CANDIDATE, NOT_CANDIDATE, decide
 from replaylint.project.config import Config
 from replaylint.project.prefilter import is_candidate
 
@@ -58,9 +59,19 @@ def test_a_framework_import_in_any_layout_makes_a_candidate(name: str) -> None:
         b"import os, sys\n# import temporalio\n\n@workflow.defn\nclass W: ...\n",
     ],
 )
-def test_a_name_that_is_not_an_import_of_the_framework_is_not(source: bytes) -> None:
-    markers, frameworks = needles_for(Config())
-    assert not is_candidate(source, markers, frameworks)
+def test_a_name_that_is_not_an_import_of_the_framework_is_not(
+    source: bytes, tmp_path: Path
+) -> None:
+    (tmp_path / "m.py").write_bytes(source)
+    assert decide(str(tmp_path / "m.py"), needles_for(Config())).verdict == NOT_CANDIDATE
+
+
+def test_an_entry_on_a_name_imported_from_elsewhere_is_read(tmp_path: Path) -> None:
+    # The module that makes `workflow` may re-export the framework's: the engine reads it.
+    (tmp_path / "m.py").write_bytes(
+        b"from helpers import workflow\n\n@workflow.defn\nclass W: ...\n"
+    )
+    assert decide(str(tmp_path / "m.py"), needles_for(Config())).verdict == CANDIDATE
 
 
 def test_an_alias_on_the_import_line_keeps_a_file_whose_entry_no_needle_spells() -> None:

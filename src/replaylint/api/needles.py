@@ -4,11 +4,13 @@ needle, the import and entry patterns and the names the ast gate looks for."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
+from replaylint.parse.statement_starts import SPACE
 from replaylint.presets.shipped import presets
 from replaylint.project.config import Config
-from replaylint.project.gate import names_pattern
-from replaylint.project.prefilter import Needles, entry_test, import_test
+from replaylint.project.gate import Spelling, names_pattern
+from replaylint.project.prefilter import BytesTest, Needles, entry_test, import_test
 
 MARKER_NEEDLES = (b"__adk_workflow__",)
 # needle -> (packages, entry needles, presets, declared decorators) of the frameworks sharing it
@@ -36,7 +38,29 @@ def needles_for(config: Config) -> Needles:
             entries = entry_test(sorted(set(spelled)), unique)
             in_code = names_pattern(chosen, decorators)
             tests.append((needle.encode(), imported, entries, in_code))
+    through = _through_import(sorted({name for group in grouped.values() for name in group[2]}))
+    if through is not None:
+        tests.append(through)
     return markers, tuple(tests)
+
+
+def _through_import(chosen: list[str]) -> tuple[bytes, BytesTest, BytesTest, Spelling] | None:
+    """The test of a module that declares entries on an object it imports from another module
+    of the project (`@inngest_client.create_function` after `from app.client import
+    inngest_client`) without importing the framework: it imports something, and a decorator
+    ends with one of the chosen frameworks' entry names; the ast gate then asks that the
+    decorator's first name be one an import binds."""
+    forms = sorted({form for name in chosen for form in presets()[name].cheap.names})
+    if not forms:
+        return None
+    decorator = (
+        rb"@[\s(\\]*\w+(?:[\s\\]*\.[\s\\]*\w+)*?[\s\\]*\.[\s\\]*(?:"
+        + b"|".join(form.encode() for form in forms)
+        + rb")\b"
+    )
+    imports = BytesTest([rb"from" + SPACE, rb"import" + SPACE])
+    spelling = replace(names_pattern(chosen), through_import=True)
+    return b"@", imports, BytesTest(anywhere=[decorator]), spelling
 
 
 def _grouped(config: Config) -> _Grouped:

@@ -360,8 +360,9 @@ def nothing_recognised(files: int) -> str:
     return (
         f"no workflow module in {files} file{'s' * (files != 1)} checked, so nothing was checked "
         "for replay safety; a module is workflow code when it sets `__adk_workflow__ = True`, "
-        f"declares an entry of a framework it imports ({packages}), or uses a decorator or base "
-        "class named in the `workflow-decorators` / `workflow-bases` settings"
+        f"declares an entry of a framework ({packages}) it imports, or of the framework's object "
+        "it imports from another module, or uses a decorator or base class named in the "
+        "`workflow-decorators` / `workflow-bases` settings"
     )
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,10 +25,16 @@ from replaylint.presets.shipped import presets as records
 
 @dataclass(frozen=True)
 class Spelling:
-    """How one framework's entries are spelled in code: names, and keyword arguments."""
+    """How one framework's entries are spelled in code: names, and keyword arguments.
+
+    `through_import`: the entries are declared on an object another module of the project
+    made (`@inngest_client.create_function`, after `from app.client import inngest_client`),
+    in a module that need not import the framework itself. Only a decorator counts then, and
+    only on a name an import binds: the engine reads the other module to tell what it is."""
 
     names: re.Pattern[str]
     keywords: re.Pattern[str]
+    through_import: bool = False
 
 
 def names_pattern(presets: Iterable[str], declared: Iterable[str] = ()) -> Spelling:
@@ -49,13 +56,22 @@ def _alternatives(forms: list[str]) -> re.Pattern[str]:
 def spells_an_entry(data: bytes, frameworks: Iterable[Spelling]) -> bool:
     """Does the code of this module (not its strings or comments) use the name of an entry of
     one of `frameworks` (each one's record names, from names_pattern)?"""
-    patterns = list(frameworks)
+    patterns = [spelling for spelling in frameworks if not spelling.through_import]
+    imported = [spelling for spelling in frameworks if spelling.through_import]
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarnings of odd escapes are the engine's
             tree = pyast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
         return True
+    return _uses_an_entry_name(tree, patterns) or (
+        bool(imported) and _decorates_an_import(tree, imported)
+    )
+
+
+def _uses_an_entry_name(tree: ast.Module, patterns: list[Spelling]) -> bool:
+    if not patterns:
+        return False
     for node in ast.walk(tree):
         # A bare name never needs to count: an entry spelled by one was bound by an import
         # (its alias counts) or from an attribute (which counts), so `defn = lookup(fn)` in the
@@ -87,3 +103,39 @@ def spells_an_entry(data: bytes, frameworks: Iterable[Spelling]) -> bool:
         if any(s.names.fullmatch(found) for s in patterns):
             return True
     return False
+
+
+def _decorates_an_import(tree: ast.Module, spellings: list[Spelling]) -> bool:
+    """Is a function or class decorated by an entry name of some framework on an object an
+    import binds (`@client.create_function(...)`, `@app.hatchet.durable_task()`)? The standard
+    library makes no framework's objects, so its modules' names do not count."""
+    bound: set[str] = set()
+    heads: list[str] = []  # the first names of the decorators that end with an entry's name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            bound.update(
+                alias.asname or alias.name.split(".")[0]
+                for alias in node.names
+                if alias.name.split(".")[0] not in sys.stdlib_module_names
+            )
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or (node.module or "").split(".")[0] not in sys.stdlib_module_names:
+                bound.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            heads.extend(_entry_heads(node.decorator_list, spellings))
+    return any(head in bound for head in heads)
+
+
+def _entry_heads(decorators: list[ast.expr], spellings: list[Spelling]) -> list[str]:
+    heads = []
+    for decorator in decorators:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(called, ast.Attribute) and any(
+            s.names.fullmatch(called.attr) for s in spellings
+        ):
+            head = called.value
+            while isinstance(head, ast.Attribute):
+                head = head.value
+            if isinstance(head, ast.Name):
+                heads.append(head.id)
+    return heads
