@@ -1,11 +1,13 @@
 """Once-per-process caches: `if key not in CACHE: CACHE[key] = build()` decides only whether
 a memo is filled (a client or an engine kept per event loop, per region), and the code after
-reads the same entry either way. A value that only keys one decides nothing a replay compares
-(graph/flow.py); the fill must be exactly that, and build nothing the run records."""
+reads the same entry either way. So does the early-return form, `if key in CACHE: return
+CACHE[key]` and then, in the same block, the entry built and stored. A value that only keys one
+decides nothing a replay compares (graph/flow.py); the fill must be exactly that, and build
+nothing the run records."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
@@ -24,10 +26,10 @@ def fills_a_cache(
     """`if key not in CACHE: CACHE[key] = build()` with CACHE a module's name, and building
     the entry awaits nothing and runs no durable command, step or child workflow (nor does any
     helper it calls)."""
-    fill = cache_fill(statement)
+    fill = cache_fill(statement) or _filled_after_return(statement, body_of(function))
     if fill is None:
         return False
-    cache, value = fill
+    cache, built = fill
     if cache.value not in function.module.exports:
         return False
     enclosing: FunctionInfo | None = function
@@ -36,7 +38,7 @@ def fills_a_cache(
             return False  # a run's own local, built anew by every run: its state
         enclosing = enclosing.parent
     body = body_of(function)
-    stack: list[cst.CSTNode] = [value]
+    stack: list[cst.CSTNode] = list(built)
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.Await, cst.Yield)):
@@ -67,27 +69,76 @@ def _commands(function: FunctionInfo, command: IsCommand, seen: set[int]) -> boo
     )
 
 
-def cache_fill(statement: cst.If) -> tuple[cst.Name, cst.BaseExpression] | None:
-    """(the cache, the value stored) of `if key not in cache: cache[key] = value`, exactly that
-    (one statement, no else, the cache a plain name): the key decides only whether a memo is
-    filled, and the code after reads the same entry either way. None for any other `if`."""
+def cache_fill(statement: cst.If) -> tuple[cst.Name, list[cst.CSTNode]] | None:
+    """(the cache, what builds the value stored) of `if key not in cache: cache[key] = value`,
+    exactly that (one statement, no else, the cache a plain name): the key decides only whether
+    a memo is filled, and the code after reads the same entry either way. None for any other
+    `if`."""
+    tested = _membership(statement, cst.NotIn)
+    if tested is None:
+        return None
+    cache, key = tested
+    assign = _sole(statement.body.body)
+    if not isinstance(assign, cst.Assign) or not _stores(assign, cache, key):
+        return None
+    return cache, [assign.value]
+
+
+def _filled_after_return(
+    statement: cst.If, body: Body
+) -> tuple[cst.Name, list[cst.CSTNode]] | None:
+    """(the cache, the statements that build and store the entry) of `if key in cache: return
+    cache[key]`, followed in the same block by statements that end with `cache[key] = value`:
+    the entry is returned either way. None for any other `if`."""
+    tested = _membership(statement, cst.In)
+    if tested is None:
+        return None
+    cache, key = tested
+    returned = _sole(statement.body.body)
+    if not isinstance(returned, cst.Return) or returned.value is None:
+        return None
+    if _entry_of(returned.value) != (cache.value, key):
+        return None
+    block = body.parents.get(id(statement))
+    lines = getattr(block, "body", None)
+    if not isinstance(lines, (list, tuple)) or statement not in lines:
+        return None
+    after = list(lines[lines.index(statement) + 1 :])
+    for count, line in enumerate(after):
+        if isinstance(line, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.Return) for small in line.body
+        ):
+            return None  # returns something else before the entry is stored
+        stored = _sole([line])
+        if isinstance(stored, cst.Assign) and _stores(stored, cache, key):
+            return cache, list(after[: count + 1])
+    return None
+
+
+def _membership(statement: cst.If, operator: type[cst.BaseCompOp]) -> tuple[cst.Name, str] | None:
+    """(the cache, the key as written) of an `if key in cache` (or `not in`) without else."""
     test = statement.test
     if statement.orelse is not None or not isinstance(test, cst.Comparison):
         return None
-    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.NotIn):
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, operator):
         return None
     cache = test.comparisons[0].comparator
-    lines = statement.body.body
-    if not isinstance(cache, cst.Name) or len(lines) != 1:
+    if not isinstance(cache, cst.Name):
+        return None
+    return cache, _code(test.left)
+
+
+def _sole(lines: Sequence[cst.BaseStatement | cst.BaseSmallStatement]) -> cst.CSTNode | None:
+    """The one small statement of a block of one line, else None."""
+    if len(lines) != 1:
         return None
     line = lines[0]
     smalls = line.body if isinstance(line, cst.SimpleStatementLine) else [line]
-    assign = smalls[0] if len(smalls) == 1 else None
-    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
-        return None
-    if _entry_of(assign.targets[0].target) != (cache.value, _code(test.left)):
-        return None
-    return cache, assign.value
+    return smalls[0] if len(smalls) == 1 else None
+
+
+def _stores(assign: cst.Assign, cache: cst.Name, key: str) -> bool:
+    return len(assign.targets) == 1 and _entry_of(assign.targets[0].target) == (cache.value, key)
 
 
 def _entry_of(target: cst.BaseExpression) -> tuple[str, str] | None:

@@ -16,6 +16,31 @@ def engine_for_loop() -> object:
     return _engines[key]
 
 
+def engine_returned_early() -> object:
+    key = id(asyncio.get_running_loop())
+    if key in _engines:
+        return _engines[key]
+    engine = object()
+    _engines[key] = engine
+    return engine
+
+
+def returned_early_or_not(item: object) -> object:
+    key = id(item)  # expect: ADK-W010
+    if key in _engines:
+        return _engines[key]
+    return object()  # returns before storing: the key picks what is returned
+
+
+def returned_early_or_stepped(item: object) -> object:
+    key = id(item)  # expect: ADK-W010
+    if key in _engines:
+        return _engines[key]
+    engine = build()  # a step: whether it runs is recorded
+    _engines[key] = engine
+    return engine
+
+
 def once(item: object) -> None:
     key = id(item)  # expect: ADK-W010
     if key not in _seen:
@@ -67,6 +92,9 @@ def bucketed(name: str) -> str:
 @DBOS.workflow()
 def workflow(item: object) -> None:
     engine_for_loop()
+    engine_returned_early()
+    returned_early_or_not(item)  # expect: ADK-W005
+    returned_early_or_stepped(item)  # expect: ADK-W005
     once(item)  # expect: ADK-W005
     stepped(item)  # expect: ADK-W005
     per_run(item)  # expect: ADK-W005
