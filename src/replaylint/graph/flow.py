@@ -18,6 +18,7 @@ import libcst as cst
 from replaylint.graph.bodies import STATEMENTS, Body
 from replaylint.graph.caches import fills_a_cache
 from replaylint.graph.guards import first_write
+from replaylint.graph.seen_sets import tested_in_a_seen_set
 from replaylint.graph.syntax import (
     TAKING,
     assigned,
@@ -143,8 +144,9 @@ class Flow:
             steps += 1
             if steps > BUDGET:
                 return Decision("a decision past the search's bound", function, node, None)
-            if id(node) in keys and used_as_key(
-                node, self.body(function).parent_of, lookups_only=True
+            if id(node) in keys and (
+                used_as_key(node, self.body(function).parent_of, lookups_only=True)
+                or tested_in_a_seen_set(self.body(function), node)
             ):
                 continue
             found = self._climb(function, node, back, commands, stack)

@@ -1,0 +1,106 @@
+"""Sets of identities a run builds only to ask "have I met this object already?" (a walk over
+an exception chain or a graph that stops at a cycle). Whether `id(x)` is in such a set comes
+out the same in every process: the set holds the identities of this run's own objects, and
+nothing reads the numbers back out of it. So a key kept there, or tested against it, decides
+nothing (graph/flow.py); a set that is iterated, returned or handed on is followed as before."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from replaylint.graph.bodies import Body
+from replaylint.parse.children import children
+
+# The calls by which such a set takes a key in, or lets one go: none hands a number back.
+_KEEPING = frozenset({"add", "discard", "remove"})
+_FRESH = frozenset({"set", "dict"})
+
+
+def tested_in_a_seen_set(body: Body, key: cst.CSTNode) -> bool:
+    """Is `key` here only put in, or tested against, a set the function builds for itself
+    and uses for nothing else (`seen = set()`, then only `k in seen` and `seen.add(k)`)?"""
+    container = _container(body, key)
+    if container is None:
+        return False
+    name = container.value
+    if name in body.globals or name in body.params or name not in body.bound:
+        return False
+    return all(_membership_use(body, use) for use in body.loads.get(name, [])) and _made_fresh(
+        body, name
+    )
+
+
+def _container(body: Body, key: cst.CSTNode) -> cst.Name | None:
+    """The set `key` is tested against (`key in seen`) or given to (`seen.add(key)`)."""
+    parent = body.parent_of(key)
+    if isinstance(parent, cst.Comparison) and parent.left is key:
+        if len(parent.comparisons) == 1:
+            target = parent.comparisons[0]
+            if isinstance(target.operator, (cst.In, cst.NotIn)):
+                found = target.comparator
+                return found if isinstance(found, cst.Name) else None
+        return None
+    if isinstance(parent, cst.Arg):
+        call = body.parent_of(parent)
+        if isinstance(call, cst.Call) and len(call.args) == 1:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _KEEPING:
+                return func.value if isinstance(func.value, cst.Name) else None
+    return None
+
+
+def _membership_use(body: Body, use: cst.Name) -> bool:
+    """`k in seen`, `k not in seen`, or `seen.add(k)` (and discard, remove) as a statement."""
+    parent = body.parent_of(use)
+    if isinstance(parent, cst.ComparisonTarget):
+        return parent.comparator is use and isinstance(parent.operator, (cst.In, cst.NotIn))
+    if isinstance(parent, cst.Attribute) and parent.value is use:
+        call = body.parent_of(parent)
+        if isinstance(call, cst.Call) and call.func is parent and parent.attr.value in _KEEPING:
+            return isinstance(body.parent_of(call), cst.Expr)  # what it returns is not kept
+    return False
+
+
+def _made_fresh(body: Body, name: str) -> bool:
+    """Is every binding of `name` in the body an empty set or dict made there (`set()`,
+    `{}`, annotated or not), never another object under a new name?"""
+    stack: list[cst.CSTNode] = [body.function.node]
+    made = False
+    while stack:
+        node = stack.pop()
+        if node is not body.function.node and isinstance(
+            node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+        ):
+            if _mentions(node, name):
+                return False  # a nested scope may read it some other way
+            continue
+        if isinstance(node, (cst.Assign, cst.AnnAssign)):
+            targets = (
+                [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            )
+            if any(isinstance(t, cst.Name) and t.value == name for t in targets):
+                if len(targets) != 1 or not _empty(node.value):
+                    return False
+                made = True
+        elif isinstance(node, (cst.For, cst.With, cst.NamedExpr, cst.AugAssign)):
+            pass  # other bindings of the name: `bound` has it, the loads test the uses
+        stack.extend(children(node))
+    return made
+
+
+def _empty(value: cst.BaseExpression | None) -> bool:
+    if isinstance(value, cst.Dict):
+        return not value.elements
+    if isinstance(value, cst.Call) and not value.args:
+        return isinstance(value.func, cst.Name) and value.func.value in _FRESH
+    return False
+
+
+def _mentions(node: cst.CSTNode, name: str) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name) and current.value == name:
+            return True
+        stack.extend(children(current))
+    return False

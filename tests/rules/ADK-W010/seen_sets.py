@@ -1,0 +1,57 @@
+"""An identity kept in a set the function builds only to ask "met it already?" (a walk over an
+exception chain that stops at a cycle) decides nothing: the answer is the same in every
+process. A set that is iterated, handed in, or another object's is still followed."""
+from dbos import DBOS
+
+_VISITED: set[int] = set()
+
+
+def root_cause(error: BaseException) -> BaseException:
+    pending = [error]
+    seen: set[int] = set()
+    while pending:
+        current = pending.pop()
+        identity = id(current)
+        if identity in seen:
+            continue
+        seen.add(identity)
+        if current.__cause__ is None:
+            return current
+        pending.append(current.__cause__)
+    return error
+
+
+def first_seen_order(items: list[object]) -> list[int]:
+    seen = set()
+    for item in items:
+        key = id(item)  # expect: ADK-W010
+        if key not in seen:
+            seen.add(key)
+    return sorted(seen)  # the numbers themselves come back out
+
+
+def handed_in(items: list[object], seen: set[int]) -> int:
+    count = 0
+    for item in items:
+        key = id(item)  # expect: ADK-W010
+        if key not in seen:
+            count += 1
+    return count
+
+
+def through_a_module_set(items: list[object]) -> int:
+    seen = _VISITED
+    count = 0
+    for item in items:
+        key = id(item)  # expect: ADK-W010
+        if key in seen:
+            count += 1
+    return count
+
+
+@DBOS.workflow()
+def workflow(error: BaseException, items: list[object]) -> None:
+    root_cause(error)
+    first_seen_order(items)  # expect: ADK-W005
+    handed_in(items, set())  # expect: ADK-W005
+    through_a_module_set(items)  # expect: ADK-W005
