@@ -81,6 +81,9 @@ class Catalog:
         self.clients: dict[str, ClientGroup] = {}
         self.factories: dict[str, Factory] = {}
         self._short_class: dict[tuple[str, str], str] = {}
+        # A class its package re-exports one level up: google.adk.Runner is the catalog's
+        # google.adk.runners.Runner (`from google.adk import Runner`).
+        self._reexported: dict[str, str] = {}
         self.recorders: set[str] = set()
         self.recorded_activities: set[str] = set()
         self.safe: set[str] = set()
@@ -103,7 +106,22 @@ class Catalog:
             entry = Entry(table["category"], table["reason"])
             for name in table["names"]:
                 self.reads[name] = entry
-        for table in data.get("client", []):
+        self._load_clients(data.get("client", []))
+        for table in data.get("factory", []):
+            self.factories[table["name"]] = Factory(
+                table.get("argument"),
+                dict(table.get("kinds", {})),
+                table["default"],
+                _durable_when(table),
+            )
+        self.recorders.update(data.get("recorders", {}).get("names", []))
+        self.repositories = _repositories(data)
+        activities = data.get("activities", {})
+        self.recorded_activities.update(activities.get("recorded", []))
+        self._parents = self._all_parents()
+
+    def _load_clients(self, tables: list[dict[str, Any]]) -> None:
+        for table in tables:
             methods = frozenset(table.get("methods", []))
             group = ClientGroup(
                 entry=Entry(table["category"], table["reason"]),
@@ -118,18 +136,9 @@ class Catalog:
                 self.clients[cls] = group
                 module, _, last = cls.rpartition(".")
                 self._short_class.setdefault((module, last), cls)
-        for table in data.get("factory", []):
-            self.factories[table["name"]] = Factory(
-                table.get("argument"),
-                dict(table.get("kinds", {})),
-                table["default"],
-                _durable_when(table),
-            )
-        self.recorders.update(data.get("recorders", {}).get("names", []))
-        self.repositories = _repositories(data)
-        activities = data.get("activities", {})
-        self.recorded_activities.update(activities.get("recorded", []))
-        self._parents = self._all_parents()
+                package = module.rpartition(".")[0]
+                if package:
+                    self._reexported.setdefault(f"{package}.{last}", cls)
 
     def add_durable(self, integration: Integration) -> None:
         """Agents and runners that `integration` makes durable, built with its keyword holding
@@ -206,6 +215,8 @@ class Catalog:
         """The catalog's name for a client class, also when imported from a submodule."""
         if path in self.clients:
             return path
+        if path in self._reexported:
+            return self._reexported[path]
         # A class re-exported from a submodule (langchain_openai.chat_models.base.ChatOpenAI)
         # is the catalog's class when it sits under that class's own package.
         parts = path.split(".")

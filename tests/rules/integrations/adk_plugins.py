@@ -25,3 +25,17 @@ async def answer(message) -> list:
 async def handle(ctx: restate.Context, message) -> list:
     runner = Runner(app=app)
     return [e async for e in runner.run_async(user_id="u", session_id="s", new_message=message)]
+
+
+# The package's own re-export (`from google.adk import Runner`) is the same runner.
+from google.adk import Runner as PublicRunner  # noqa: E402
+
+public_plain = PublicRunner(agent=agent, app_name="helper")
+public_durable = PublicRunner(agent=agent, app_name="helper", plugins=[DBOSPlugin()])
+
+
+@DBOS.workflow()
+async def answer_public(message) -> list:
+    recorded = [e async for e in public_durable.run_async(user_id="u", session_id="s", new_message=message)]
+    raw = [e async for e in public_plain.run_async(user_id="u", session_id="s", new_message=message)]  # expect: ADK-W001
+    return recorded + raw
