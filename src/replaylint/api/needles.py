@@ -69,12 +69,18 @@ def _grouped(config: Config) -> _Grouped:
     records = presets()
     names = tuple(records) if config.frameworks is None else config.frameworks
     grouped: _Grouped = {}
+    # A package some record names as another's (Dapr's vendored durabletask is durabletask)
+    # is imported as that framework: its entries are the framework's.
+    renamed = {old: new for record in records.values() for old, new in record.aliases}
     for name in names:
         cheap = records[name].cheap
-        for package in records[name].packages:
-            packages, spelled, chosen, _ = grouped.setdefault(
-                cheap.needle(package), ([], [], [], [])
-            )
+        own = records[name].packages
+        aliases = [old for old, new in renamed.items() if _within(new, own)]
+        for package in [*own, *aliases]:
+            needle = cheap.needle(package)
+            if needle not in package and package in aliases:
+                needle = package.split(".")[-1]  # the alias's own name finds it
+            packages, spelled, chosen, _ = grouped.setdefault(needle, ([], [], [], []))
             packages.append(package)
             spelled.extend(cheap.needles)
             chosen.append(name)
@@ -90,3 +96,7 @@ def _grouped(config: Config) -> _Grouped:
         spelled.append(rb"\b" + re.escape(declared.rsplit(".", 1)[-1].encode()) + rb"\b")
         decorators.append(declared)
     return grouped
+
+
+def _within(path: str, packages: tuple[str, ...] | list[str]) -> bool:
+    return any(path == p or path.startswith(p + ".") for p in packages)
