@@ -47,3 +47,16 @@ def reindex(ctx) -> list:
     ctx.step.run("stamp", time.time)  # the clock read inside the step: recorded
     time.sleep(2)  # expect: ADK-W003
     return list(shards)
+
+
+@client.create_function(fn_id="fan", trigger=inngest.TriggerEvent(event="fan/out"))
+async def fan(ctx: inngest.Context) -> tuple:
+    # Named callables given to the group run on every request, as lambdas do.
+    async def left() -> str:
+        return await ctx.step.run("left", invoice_pdf, "l")
+
+    async def right() -> str:
+        shard = random.randint(0, 9)  # expect: ADK-W002
+        return await ctx.step.run(f"right-{shard}", invoice_pdf, "r")
+
+    return await ctx.group.parallel((left, right))
