@@ -18,7 +18,9 @@ class Suspends:
     again. Some functions are replayed only when they reach one: those declared by `functions`
     (decorators) or `registrars`, and with `nested` the functions the framework records, which
     are then replayed instead. With `prefix` such a function is replayed only up to its last
-    suspending call: what follows runs once."""
+    suspending call: what follows runs once. `context_param`: where a nested unit takes its own
+    run context (AWS's child context is the first parameter of what `run_in_child_context` and
+    `map` are given), when its framework's entries take theirs elsewhere."""
 
     calls: Patterns = Patterns()
     unless_keywords: frozenset[str] = frozenset()  # the call suspends another run, not this one
@@ -26,6 +28,7 @@ class Suspends:
     registrars: Patterns = Patterns()
     nested: bool = False
     prefix: bool = False
+    context_param: int | None = None
 
     def suspends(self, path: str, keywords: frozenset[str]) -> bool:
         return self.calls.matches(path) and not (keywords & self.unless_keywords)
@@ -56,7 +59,15 @@ def _flag(where: str, table: dict[str, Any], key: str) -> bool:
     return value
 
 
-_SUSPENDS_KEYS = {"calls", "unless-keywords", "functions", "registrars", "nested", "prefix"}
+_SUSPENDS_KEYS = {
+    "calls",
+    "unless-keywords",
+    "functions",
+    "registrars",
+    "nested",
+    "prefix",
+    "context-param",
+}
 
 
 def suspends(where: str, data: dict[str, Any]) -> Suspends:
@@ -72,6 +83,9 @@ def suspends(where: str, data: dict[str, Any]) -> Suspends:
         return patterns(where, table, key) if key in table else Patterns()
 
     unless = strings(where, table, "unless-keywords") if "unless-keywords" in table else ()
+    position = table.get("context-param")
+    if position is not None and (not isinstance(position, int) or position < 0):
+        raise RecordError(f"{where}: context-param must be a position (0, 1, ...)")
     return Suspends(
         calls=patterns(where, table, "calls"),
         unless_keywords=frozenset(unless),
@@ -79,6 +93,7 @@ def suspends(where: str, data: dict[str, Any]) -> Suspends:
         registrars=optional("registrars"),
         nested=_flag(where, table, "nested"),
         prefix=_flag(where, table, "prefix"),
+        context_param=position,
     )
 
 

@@ -87,11 +87,14 @@ class Calls(Walker):
         recorded_by = self.frameworks.recorder(path) if path else None
         recorder = bool(path) and (path in self.catalog.recorders or recorded_by is not None)
         passive = self._passive(node, path, recorder)
-        saved_recording = self.recording
+        saved_recording, saved_nesting = self.recording, self.nesting
         # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
-        self.recording = recorder or (saved_recording and path in _WRAPPERS)
+        wrapped = saved_recording and path in _WRAPPERS
+        self.recording = recorder or wrapped
+        nested = recorded_by is not None and recorded_by.suspends.nested
+        self.nesting = recorded_by.name if nested else (saved_nesting if wrapped else None)
         values, cargs = self._arguments(node, path, passive, callee)
-        self.recording = saved_recording
+        self.recording, self.nesting = saved_recording, saved_nesting
         value = self._apply(callee, node, values, cargs)
         if path:  # framework_calls.py: suspends, hosted callables, what a recorder runs
             value = self._framework_call(node, path, receiver, values, value, recorded_by)

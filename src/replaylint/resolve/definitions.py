@@ -137,6 +137,7 @@ class Definitions(Wrappers, Annotations):
                     preset = self.frameworks.context_parameter(value.path[:-2])
                     if preset is not None:
                         self._entry(info, preset.name)
+                        info.by_context = info.entry is not None
                         break
         # A recorded function its framework replays when it suspends (a LangGraph task that
         # interrupts) is walked as replayed code: settling the project decides which it is.
@@ -175,6 +176,11 @@ class Definitions(Wrappers, Annotations):
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)
         info = self._new_function("<lambda>", node)
+        if self.recording and self.nesting is not None:
+            # `context.run_in_child_context(lambda child: ...)`: recorded, unless it suspends
+            # (framework_calls.py marks it, settling the project decides).
+            self._defer((info, self.scope, params, self.governed))
+            return Func(info)
         if self.recording:
             # `ctx.run("fetch", lambda: requests.get(url))`: the recorder runs it once and
             # journals the result, so the body is a recorded zone, not workflow code.
@@ -275,13 +281,18 @@ class Definitions(Wrappers, Annotations):
     ) -> None:
         """An unannotated run-context parameter of a framework entry is that framework's context."""
         preset = self.frameworks.get(framework)
-        if preset is None or preset.context_param is None:
+        if preset is None:
+            return
+        position = preset.context_param
+        if info.entry is None and preset.suspends.context_param is not None:
+            position = preset.suspends.context_param  # a nested unit: AWS's child context
+        if position is None:
             return
         positional = [*params.posonly_params, *params.params]
         if info.cls is not None:
             positional = positional[1:]
-        if len(positional) > preset.context_param:
-            name = positional[preset.context_param].name.value
+        if len(positional) > position:
+            name = positional[position].name.value
             if scope.names.get(name, UNKNOWN) is UNKNOWN:
                 scope.names[name] = Ext(preset.context_type + "()")
 

@@ -43,15 +43,19 @@ class FrameworkCalls(Walker):
                     info.registration = info.registration or node
                     self.project.registered(info, self.m)
         if recorded_by is not None and recorded_by.suspends.nested:
-            # `ctx.run(child)`: recorded, unless the child itself suspends (settled later).
-            for given in values:
-                if isinstance(given, Func) and given.info.entry is None:
-                    child = given.info
-                    if child.suspending is None and id(child) in self.walked:
-                        # Its body was walked before this call: once more, with its context.
-                        self.walk_again |= child.module is self.m
-                    child.suspending = recorded_by.name
-                    self.project.registered(child, self.m)
+            # `ctx.run(child)`, `context.parallel([a, b])`: recorded, unless the child itself
+            # suspends (settled later). A child that its context parameter's type alone made
+            # an entry is one such child too.
+            for child in (info for given in values for info in _children(given)):
+                if child.by_context and child.entry == recorded_by.name:
+                    child.entry, child.by_context = None, False
+                if child.entry is not None:
+                    continue
+                if child.suspending is None and id(child) in self.walked:
+                    # Its body was walked before this call: once more, with its context.
+                    self.walk_again |= child.module is self.m
+                child.suspending = recorded_by.name
+                self.project.registered(child, self.m)
         for preset, rule in self.frameworks.hosted(path):
             value = self._hosted(node, path, preset, rule, receiver, values, value)
         return value
@@ -155,6 +159,15 @@ def _callables(value: Value, depth: int = 0) -> list[FunctionInfo]:
     elif isinstance(value, Mapping):
         items = tuple(value.items.values())
     return [info for item in items for info in _callables(item, depth + 1)]
+
+
+def _children(value: Value) -> list[FunctionInfo]:
+    """The functions a recorder is handed: one, or a list of them (`context.parallel`)."""
+    if isinstance(value, Func):
+        return [value.info]
+    if isinstance(value, Seq):
+        return [item.info for item in value.items if isinstance(item, Func)]
+    return []
 
 
 def _methods(info: ClassInfo) -> list[FunctionInfo]:

@@ -77,6 +77,7 @@ class FunctionInfo:
     decorators: tuple[str, ...] = ()
     parent: FunctionInfo | None = None  # the enclosing function, for nested defs and lambdas
     entry: str | None = None  # the framework whose replayed code this function is
+    by_context: bool = False  # an entry only by its run-context parameter's type
     statement: cst.CSTNode | None = None  # the statement that defines it (a lambda's body is in it)
     # The framework that replays this function only when it reaches one of its suspending calls
     # (a LangGraph node, a Prefect flow, a Resonate child): settled once the project is read.

@@ -183,6 +183,9 @@ class Walker:
         self.cls: ClassInfo | None = None
         self.pending: list[Pending] = []
         self.recording = False  # evaluating the arguments of a recorder (ctx.run, execute_activity)
+        # ... of one whose callables its framework replays if they suspend (AWS's child
+        # contexts, Resonate's ctx.run): that framework.
+        self.nesting: str | None = None
         self.walked: set[int] = set()  # functions whose bodies have been walked
         self.dead = False  # under `if TYPE_CHECKING:` or `if __name__ == "__main__":`
         # Set by an `if workflow.in_workflow():` whose block returns: the statements after it,
@@ -271,7 +274,7 @@ class Walker:
     # in the middle of its caller's, on demand).
     _STATE = (
         "scope", "fscope", "func", "governed", "exempt", "cls", "method_of", "dead",
-        "recording", "statement", "comprehension",
+        "recording", "nesting", "statement", "comprehension",
     )  # fmt: skip
 
     def _save_state(self) -> tuple[Any, ...]:
