@@ -91,8 +91,10 @@ class Calls(Walker):
         # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
         wrapped = saved_recording and path in _WRAPPERS
         self.recording = recorder or wrapped
-        nested = recorded_by is not None and recorded_by.suspends.nested
-        self.nesting = recorded_by.name if nested else (saved_nesting if wrapped else None)
+        if recorded_by is not None and recorded_by.suspends.nested:
+            self.nesting = recorded_by.name
+        else:
+            self.nesting = saved_nesting if wrapped else None
         values, cargs = self._arguments(node, path, passive, callee)
         self.recording, self.nesting = saved_recording, saved_nesting
         value = self._apply(callee, node, values, cargs)
