@@ -349,11 +349,19 @@ class Calls(Walker):
 
 
 def _instance_classes(value: Value) -> tuple[str, ...]:
-    """The classes of the external instances a value is or holds (`[TemporalDurability(...)]`)."""
+    """The classes of the instances a value is or holds (`[TemporalDurability(...)]`). A
+    project's own class counts by its name and its bases' (a copy of an integration's plugin
+    kept in the project, or a subclass of it)."""
     items = value.items if isinstance(value, Seq) else (value,)
-    return tuple(
-        item.path[:-2] for item in items if isinstance(item, Ext) and item.path.endswith("()")
-    )
+    found: list[str] = []
+    for item in items:
+        if isinstance(item, Ext) and item.path.endswith("()"):
+            found.append(item.path[:-2])
+        elif isinstance(item, Obj):
+            for cls in [item.info, *item.info.ancestors()]:
+                found.append(cls.name)
+                found.extend(cls.external_bases)
+    return tuple(found)
 
 
 def _pretty(path: str) -> str:

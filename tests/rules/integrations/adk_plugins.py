@@ -39,3 +39,23 @@ async def answer_public(message) -> list:
     recorded = [e async for e in public_durable.run_async(user_id="u", session_id="s", new_message=message)]
     raw = [e async for e in public_plain.run_async(user_id="u", session_id="s", new_message=message)]  # expect: ADK-W001
     return recorded + raw
+
+
+# A project's own copy of the plugin, or its subclass of it, makes the runner durable too.
+class RestatePlugin:  # noqa: F811
+    """The project's copy of Restate's ADK plugin (it wraps each model call in ctx.run)."""
+
+
+class JournaledPlugin(DBOSPlugin):
+    pass
+
+
+copied = PublicRunner(agent=agent, app_name="helper", plugins=[RestatePlugin()])
+derived = PublicRunner(app=App(name="h", root_agent=agent, plugins=[JournaledPlugin()]))
+
+
+@DBOS.workflow()
+async def answer_own_plugins(message) -> list:
+    first = [e async for e in copied.run_async(user_id="u", session_id="s", new_message=message)]
+    second = [e async for e in derived.run_async(user_id="u", session_id="s", new_message=message)]
+    return first + second
