@@ -115,6 +115,9 @@ class Catalog:
                 _durable_when(table),
             )
         self.recorders.update(data.get("recorders", {}).get("names", []))
+        wrappers = data.get("wrappers", {})
+        self.wrapping_decorators = frozenset(wrappers.get("decorators", []))
+        self.wrapper_methods = frozenset(wrappers.get("methods", []))
         self.repositories = _repositories(data)
         activities = data.get("activities", {})
         self.recorded_activities.update(activities.get("recorded", []))

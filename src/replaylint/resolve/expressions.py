@@ -108,6 +108,11 @@ class Expressions(Walker):
                     Ext(f"{external}().{name}") if self.catalog.client_class(external) else UNKNOWN
                 )
             return UNKNOWN
+        if isinstance(value, Func) and name in self.catalog.wrapper_methods:
+            # `send_email.invoke(args)` of a LangChain `@tool`: the tool runs the function.
+            if not self.catalog.wrapping_decorators.isdisjoint(value.info.decorators):
+                return Func(value.info)
+            return UNKNOWN
         if isinstance(value, (Obj, Class)):
             if name == "__dict__":
                 return Namespace(value)

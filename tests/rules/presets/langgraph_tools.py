@@ -6,6 +6,7 @@ import uuid
 
 import httpx
 from langchain_core.tools import tool
+from langgraph.graph import StateGraph
 from langgraph.prebuilt import ToolNode, create_react_agent
 from langgraph.types import interrupt
 
@@ -22,8 +23,8 @@ def transfer(amount: float, to: str) -> str:
 
 @tool
 def weather(city: str) -> str:
-    """Never interrupts: runs once."""
-    return httpx.get(f"https://weather.example.com/{city}", params={"t": time.time()}).text
+    """Never interrupts: runs once, unless a replayed node runs it (review, below)."""
+    return httpx.get(f"https://weather.example.com/{city}", params={"t": time.time()}).text  # expect: ADK-W004, ADK-W003
 
 
 @tool
@@ -34,3 +35,23 @@ def dice() -> int:
 
 banker = create_react_agent("openai:gpt-4o-mini", tools=[transfer, weather])
 tools = ToolNode([dice, weather])
+
+
+def review(state: dict) -> dict:
+    # A tool invoked by hand in a node that interrupts in a loop: on each resume the node runs
+    # again from the top, and with it every earlier iteration's tool.
+    sent = []
+    for call in state["calls"]:
+        if interrupt(call):
+            sent.append(weather.invoke(call["args"]))  # expect: ADK-W005
+    return {"sent": sent}
+
+
+def counted(state: dict) -> dict:
+    # No interrupt: the node runs once, and so does its tool.
+    return {"roll": dice.invoke({})}
+
+
+builder = StateGraph(dict)
+builder.add_node("review", review)
+builder.add_node("counted", counted)
