@@ -104,6 +104,13 @@ def test_the_same_entry_name_on_an_object_that_is_no_framework_is_nothing(
         ("from app.client import c\n\nc.create_function(fn_id='f')(g)\n", False),
         ("from app.client import c\n\n@c.task()\nasync def f(i, ctx): ...\n", False),
         ('from app.client import c\n"""@c.create_function(fn_id="f")"""\n', False),
+        # A star import may bind it: the engine reads what it binds.
+        (
+            "from app.client import *\n\n@c.create_function(fn_id='f')\nasync def f(ctx): ...\n",
+            True,
+        ),
+        # A file no Python reads, importing no framework, is nobody's workflow code.
+        ("from app.client import c\n\n@c.register\ndef f(:\n", False),
     ],
 )
 def test_only_a_decorator_on_an_imported_name_counts(source: str, expected: bool) -> None:

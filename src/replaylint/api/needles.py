@@ -76,10 +76,12 @@ def _grouped(config: Config) -> _Grouped:
         cheap = records[name].cheap
         own = records[name].packages
         aliases = [old for old, new in renamed.items() if _within(new, own)]
+        # An alias is found by the framework's own needle ("durable" in Dapr's
+        # `_durabletask`), never by one of its own: each needle is a pass over every byte.
+        found_by = cheap.needle(own[0]) if own else ""
+        aliases = [old for old in aliases if found_by and found_by in old]
         for package in [*own, *aliases]:
-            needle = cheap.needle(package)
-            if needle not in package and package in aliases:
-                needle = package.split(".")[-1]  # the alias's own name finds it
+            needle = cheap.needle(package) if package in own else found_by
             packages, spelled, chosen, _ = grouped.setdefault(needle, ([], [], [], []))
             packages.append(package)
             spelled.extend(cheap.needles)

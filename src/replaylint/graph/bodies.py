@@ -66,6 +66,8 @@ class Body:
         self.bound: set[str] = set()  # names the body binds (assignments, loops, imports, ...)
         self.helpers: dict[int, HelperCall] = {id(c.node): c for c in function.calls}
         self.params: list[str] = []
+        # name -> is it a set built here only to test membership (graph/seen_sets.py), once asked
+        self.seen_sets: dict[str, bool] = {}
         root = function.node
         if isinstance(root, cst.FunctionDef):
             params = root.params

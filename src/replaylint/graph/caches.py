@@ -88,16 +88,14 @@ def _filled_after_return(
     statement: cst.If, body: Body
 ) -> tuple[cst.Name, list[cst.CSTNode]] | None:
     """(the cache, the statements that build and store the entry) of `if key in cache: return
-    cache[key]`, followed in the same block by statements that end with `cache[key] = value`:
-    the entry is returned either way. None for any other `if`."""
+    cache[key]`, followed in the same block by statements that build the entry, store it
+    (`cache[key] = value`) and return it (`return cache[key]`, or the name stored): the entry
+    is returned either way. Nothing of the build may return; None for any other `if`."""
     tested = _membership(statement, cst.In)
     if tested is None:
         return None
     cache, key = tested
-    returned = _sole(statement.body.body)
-    if not isinstance(returned, cst.Return) or returned.value is None:
-        return None
-    if _entry_of(returned.value) != (cache.value, key):
+    if not _returns_entry(_sole(statement.body.body), cache, key, None):
         return None
     block = body.parents.get(id(statement))
     lines = getattr(block, "body", None)
@@ -105,14 +103,42 @@ def _filled_after_return(
         return None
     after = list(lines[lines.index(statement) + 1 :])
     for count, line in enumerate(after):
-        if isinstance(line, cst.SimpleStatementLine) and any(
-            isinstance(small, cst.Return) for small in line.body
-        ):
-            return None  # returns something else before the entry is stored
+        if _holds_a_return(line):
+            return None  # returns something before the entry is stored
         stored = _sole([line])
         if isinstance(stored, cst.Assign) and _stores(stored, cache, key):
-            return cache, list(after[: count + 1])
+            rest = after[count + 1 : count + 2]
+            if rest and _returns_entry(_sole(rest), cache, key, stored.value):
+                return cache, list(after[: count + 1])
+            return None  # the store is not followed by a return of the entry
     return None
+
+
+def _returns_entry(
+    line: cst.CSTNode | None, cache: cst.Name, key: str, stored: cst.BaseExpression | None
+) -> bool:
+    """`return cache[key]`, or `return name` of the name whose value was stored."""
+    if not isinstance(line, cst.Return) or line.value is None:
+        return False
+    if _entry_of(line.value) == (cache.value, key):
+        return True
+    return (
+        isinstance(stored, cst.Name)
+        and isinstance(line.value, cst.Name)
+        and line.value.value == stored.value
+    )
+
+
+def _holds_a_return(node: cst.CSTNode) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Return):
+            return True
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(children(current))
+    return False
 
 
 def _membership(statement: cst.If, operator: type[cst.BaseCompOp]) -> tuple[cst.Name, str] | None:

@@ -23,11 +23,17 @@ def tested_in_a_seen_set(body: Body, key: cst.CSTNode) -> bool:
     if container is None:
         return False
     name = container.value
+    known = body.seen_sets.get(name)
+    if known is None:
+        known = body.seen_sets[name] = _only_a_seen_set(body, name)
+    return known
+
+
+def _only_a_seen_set(body: Body, name: str) -> bool:
     if name in body.globals or name in body.params or name not in body.bound:
         return False
-    return all(_membership_use(body, use) for use in body.loads.get(name, [])) and _made_fresh(
-        body, name
-    )
+    uses = body.loads.get(name, [])
+    return all(_membership_use(body, use) for use in uses) and _made_fresh(body, name)
 
 
 def _container(body: Body, key: cst.CSTNode) -> cst.Name | None:
@@ -82,10 +88,22 @@ def _made_fresh(body: Body, name: str) -> bool:
                 if len(targets) != 1 or not _empty(node.value):
                     return False
                 made = True
-        elif isinstance(node, (cst.For, cst.With, cst.NamedExpr, cst.AugAssign)):
-            pass  # other bindings of the name: `bound` has it, the loads test the uses
+            elif any(_mentions(t, name) for t in targets):
+                return False  # unpacked into (`seen, n = other, 0`): another object
+        elif _rebinds(node, name):
+            return False  # `for seen in groups`, `(seen := load())`, `with open() as seen`
         stack.extend(children(node))
     return made
+
+
+def _rebinds(node: cst.CSTNode, name: str) -> bool:
+    if isinstance(node, (cst.For, cst.CompFor)):
+        return _mentions(node.target, name)
+    if isinstance(node, (cst.NamedExpr, cst.AugAssign)):
+        return _mentions(node.target, name)
+    if isinstance(node, cst.WithItem) and node.asname is not None:
+        return _mentions(node.asname.name, name)
+    return False
 
 
 def _empty(value: cst.BaseExpression | None) -> bool:

@@ -29,9 +29,16 @@ class Suspends:
     nested: bool = False
     prefix: bool = False
     context_param: int | None = None
+    # The recorded calls and decorators whose callables are such nested units (AWS's child
+    # contexts, not its steps); with `nested` and none listed, every one the record has.
+    nests: Patterns = Patterns()
 
     def suspends(self, path: str, keywords: frozenset[str]) -> bool:
         return self.calls.matches(path) and not (keywords & self.unless_keywords)
+
+    def nests_by(self, path: str) -> bool:
+        """Is what this recorded call or decorator (its resolved path) runs a nested unit?"""
+        return self.nested and (not self.nests.sources or self.nests.matches(path))
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ _SUSPENDS_KEYS = {
     "nested",
     "prefix",
     "context-param",
+    "nests",
 }
 
 
@@ -94,6 +102,7 @@ def suspends(where: str, data: dict[str, Any]) -> Suspends:
         nested=_flag(where, table, "nested"),
         prefix=_flag(where, table, "prefix"),
         context_param=position,
+        nests=optional("nests"),
     )
 
 

@@ -63,7 +63,9 @@ def spells_an_entry(data: bytes, frameworks: Iterable[Spelling]) -> bool:
             warnings.simplefilter("ignore")  # SyntaxWarnings of odd escapes are the engine's
             tree = pyast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        return True
+        # The engine reports a framework's module it cannot read; a file that imports none
+        # (a template, a Python 2 script) is no workflow code of ours.
+        return bool(patterns) or not imported
     return _uses_an_entry_name(tree, patterns) or (
         bool(imported) and _decorates_an_import(tree, imported)
     )
@@ -123,7 +125,8 @@ def _decorates_an_import(tree: ast.Module, spellings: list[Spelling]) -> bool:
                 bound.update(alias.asname or alias.name for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             heads.extend(_entry_heads(node.decorator_list, spellings))
-    return any(head in bound for head in heads)
+    # `from app.client import *` may bind any of them: the engine reads what it binds.
+    return any(head in bound or "*" in bound for head in heads)
 
 
 def _entry_heads(decorators: list[ast.expr], spellings: list[Spelling]) -> list[str]:

@@ -91,7 +91,7 @@ class Calls(Walker):
         # `ctx.run("fetch", partial(fetch, url))`: the wrapper is handed to the recorder too.
         wrapped = saved_recording and path in _WRAPPERS
         self.recording = recorder or wrapped
-        if recorded_by is not None and recorded_by.suspends.nested:
+        if recorded_by is not None and recorded_by.suspends.nests_by(path):
             self.nesting = recorded_by.name
         else:
             self.nesting = saved_nesting if wrapped else None

@@ -166,7 +166,7 @@ class Definitions(Wrappers, Annotations):
         recorded = self.frameworks.recorded_decorator(path)
         if recorded is not None:
             info.activity = "recorded"
-            if recorded.suspends.nested:
+            if recorded.suspends.nests_by(path):
                 info.suspending = recorded.name
             return
         conditional = self.frameworks.conditional_function(path)

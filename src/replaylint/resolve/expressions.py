@@ -111,7 +111,7 @@ class Expressions(Walker):
         if isinstance(value, Func) and name in self.catalog.wrapper_methods:
             # `send_email.invoke(args)` of a LangChain `@tool`: the tool runs the function.
             if not self.catalog.wrapping_decorators.isdisjoint(value.info.decorators):
-                return Func(value.info)
+                return value  # bound or not, as it was reached
             return UNKNOWN
         if isinstance(value, (Obj, Class)):
             if name == "__dict__":

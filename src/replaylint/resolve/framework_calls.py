@@ -42,7 +42,7 @@ class FrameworkCalls(Walker):
                     info.suspending = registered.name
                     info.registration = info.registration or node
                     self.project.registered(info, self.m)
-        if recorded_by is not None and recorded_by.suspends.nested:
+        if recorded_by is not None and recorded_by.suspends.nests_by(path):
             # `ctx.run(child)`, `context.parallel([a, b])`: recorded, unless the child itself
             # suspends (settled later). A child that its context parameter's type alone made
             # an entry is one such child too.

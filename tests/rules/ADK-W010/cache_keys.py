@@ -41,6 +41,33 @@ def returned_early_or_stepped(item: object) -> object:
     return engine
 
 
+def stepped_after_store(item: object) -> object:
+    key = id(item)  # expect: ADK-W010
+    if key in _engines:
+        return _engines[key]
+    _engines[key] = object()
+    build()  # a step that runs only on a miss: the key decides a command
+    return _engines[key]
+
+
+def other_result_after_store(item: object) -> object:
+    key = id(item)  # expect: ADK-W010
+    if key in _engines:
+        return _engines[key]
+    _engines[key] = object()
+    return "fresh"  # not the entry: the key decides the result
+
+
+def nested_return_before_store(item: object, flag: bool) -> object:
+    key = id(item)  # expect: ADK-W010
+    if key in _engines:
+        return _engines[key]
+    if flag:
+        return object()  # returns before storing
+    _engines[key] = object()
+    return _engines[key]
+
+
 def once(item: object) -> None:
     key = id(item)  # expect: ADK-W010
     if key not in _seen:
@@ -95,6 +122,9 @@ def workflow(item: object) -> None:
     engine_returned_early()
     returned_early_or_not(item)  # expect: ADK-W005
     returned_early_or_stepped(item)  # expect: ADK-W005
+    stepped_after_store(item)  # expect: ADK-W005
+    other_result_after_store(item)  # expect: ADK-W005
+    nested_return_before_store(item, True)  # expect: ADK-W005
     once(item)  # expect: ADK-W005
     stepped(item)  # expect: ADK-W005
     per_run(item)  # expect: ADK-W005

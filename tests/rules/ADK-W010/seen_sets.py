@@ -49,9 +49,33 @@ def through_a_module_set(items: list[object]) -> int:
     return count
 
 
+def rebound_by_a_loop(groups: list[set[int]], items: list[object]) -> int:
+    seen = set()
+    count = 0
+    for seen in groups:
+        for item in items:
+            key = id(item)  # expect: ADK-W010
+            if key in seen:
+                count += 1
+    return count
+
+
+def rebound_by_walrus(load, items: list[object]) -> int:
+    seen = set()
+    count = 0
+    if (seen := load()) is not None:
+        for item in items:
+            key = id(item)  # expect: ADK-W010
+            if key in seen:
+                count += 1
+    return count
+
+
 @DBOS.workflow()
 def workflow(error: BaseException, items: list[object]) -> None:
     root_cause(error)
     first_seen_order(items)  # expect: ADK-W005
     handed_in(items, set())  # expect: ADK-W005
     through_a_module_set(items)  # expect: ADK-W005
+    rebound_by_a_loop([], items)  # expect: ADK-W005
+    rebound_by_walrus(set, items)  # expect: ADK-W005

@@ -65,5 +65,7 @@ def handler(event: dict, context: DurableContext) -> list:
         "sixth",
     )
     both = context.parallel([once, waits, branch()])
+    # A step is recorded whatever its callable does: only child contexts nest.
+    stepped_once = context.step(lambda _: (context.wait(Duration.from_seconds(1)), random.random()))
     drawn = random.random()  # expect: ADK-W002
-    return [first, second, third, doubled, counted, fourth, fifth, sixth, both, drawn]
+    return [first, second, third, doubled, counted, fourth, fifth, sixth, both, stepped_once, drawn]
