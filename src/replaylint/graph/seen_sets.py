@@ -9,7 +9,7 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.graph.bodies import Body
-from replaylint.parse.children import children
+from replaylint.parse.children import children, mentions
 
 # The calls by which such a set takes a key in, or lets one go: none hands a number back.
 _KEEPING = frozenset({"add", "discard", "remove"})
@@ -77,7 +77,7 @@ def _made_fresh(body: Body, name: str) -> bool:
         if node is not body.function.node and isinstance(
             node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)
         ):
-            if _mentions(node, name):
+            if mentions(node, name):
                 return False  # a nested scope may read it some other way
             continue
         if isinstance(node, (cst.Assign, cst.AnnAssign)):
@@ -88,7 +88,7 @@ def _made_fresh(body: Body, name: str) -> bool:
                 if len(targets) != 1 or not _empty(node.value):
                     return False
                 made = True
-            elif any(_mentions(t, name) for t in targets):
+            elif any(mentions(t, name) for t in targets):
                 return False  # unpacked into (`seen, n = other, 0`): another object
         elif _rebinds(node, name):
             return False  # `for seen in groups`, `(seen := load())`, `with open() as seen`
@@ -98,11 +98,11 @@ def _made_fresh(body: Body, name: str) -> bool:
 
 def _rebinds(node: cst.CSTNode, name: str) -> bool:
     if isinstance(node, (cst.For, cst.CompFor)):
-        return _mentions(node.target, name)
+        return mentions(node.target, name)
     if isinstance(node, (cst.NamedExpr, cst.AugAssign)):
-        return _mentions(node.target, name)
+        return mentions(node.target, name)
     if isinstance(node, cst.WithItem) and node.asname is not None:
-        return _mentions(node.asname.name, name)
+        return mentions(node.asname.name, name)
     return False
 
 
@@ -111,14 +111,4 @@ def _empty(value: cst.BaseExpression | None) -> bool:
         return not value.elements
     if isinstance(value, cst.Call) and not value.args:
         return isinstance(value.func, cst.Name) and value.func.value in _FRESH
-    return False
-
-
-def _mentions(node: cst.CSTNode, name: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name) and current.value == name:
-            return True
-        stack.extend(children(current))
     return False
