@@ -13,6 +13,7 @@ from typing import Any
 
 from replaylint.core.docs import rules_dir
 from replaylint.presets.records import Integration, presets
+from replaylint.resolve.call_args import CallArgs, Durable, built_durable, durable_when
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -52,18 +53,6 @@ class Factory:
     # As for a client: what it builds with such a keyword is recorded by a durable integration
     # (`create_agent(m, middleware=[RestateMiddleware()])`).
     durable: tuple[Durable, ...] = ()
-
-
-Durable = tuple[str, frozenset[str]]  # (keyword, the classes one of whose instances it holds)
-# What building a durable agent or app gives: no client, and durable wherever it is handed on
-# (`Runner(app=App(..., plugins=[RestatePlugin()]))`). Never a name a catalog entry has.
-DURABLE = "<durable>"
-
-
-def _durable_when(table: dict[str, Any]) -> tuple[Durable, ...]:
-    found = table.get("durable-when", [])
-    items = found if isinstance(found, list) else [found]
-    return tuple((item["keyword"], frozenset(item["holds"])) for item in items)
 
 
 # Names under a restricted module that are exceptions or constants, not operations.
@@ -112,7 +101,7 @@ class Catalog:
                 table.get("argument"),
                 dict(table.get("kinds", {})),
                 table["default"],
-                _durable_when(table),
+                durable_when(table),
             )
         self.recorders.update(data.get("recorders", {}).get("names", []))
         wrappers = data.get("wrappers", {})
@@ -133,7 +122,7 @@ class Catalog:
                 returns=dict(table.get("returns", {})),
                 returns_self=frozenset(table.get("returns-self", [])),
                 self_attributes=frozenset(table.get("self-attributes", [])),
-                durable=_durable_when(table),
+                durable=durable_when(table),
             )
             for cls in table["classes"]:
                 self.clients[cls] = group
@@ -143,12 +132,12 @@ class Catalog:
                 if package:
                     self._reexported.setdefault(f"{package}.{last}", cls)
 
-    def add_durable(self, integration: Integration) -> None:
+    def add_durable(self, integration: Integration, framework: str = "") -> None:
         """Agents and runners that `integration` makes durable, built with its keyword holding
         one of its classes; a client or factory it names that the catalog lacks is refused."""
         if not integration.keyword:
             return  # a runner (`runs`): its own calls record, nothing to add to a client
-        condition = (integration.keyword, frozenset(integration.holds))
+        condition = (integration.keyword, frozenset(integration.holds), framework)
         for name in integration.clients:
             group = self.clients.get(name)
             if group is None:
@@ -267,8 +256,9 @@ class Catalog:
             return entry, built
         factory = self.factories.get(path)
         if factory is not None:
-            if _built_durable(factory.durable, args):
-                return None, DURABLE + "()"  # a durable agent: its model calls are journaled
+            durable = built_durable(factory.durable, args)
+            if durable is not None:
+                return None, durable  # a durable agent: its model calls are journaled
             kind = args.string_arg(factory.argument)
             return None, factory.kinds.get(kind or "", factory.default) + "()"
         paren = path.rfind("()")
@@ -293,8 +283,9 @@ class Catalog:
         cls = self.client_class(path)
         if cls is not None:
             group = self.clients[cls]
-            if _built_durable(group.durable, args):
-                return None, DURABLE + "()"  # a durable agent: its runs are its framework's
+            durable = built_durable(group.durable, args)
+            if durable is not None:
+                return None, durable  # a durable agent: its runs are its framework's
             return None, cls + "()"
         entry = self._module_entry(path)
         if entry is not None:
@@ -339,45 +330,6 @@ class Catalog:
         return self._module_entry(path)
 
 
-def _built_durable(conditions: tuple[Durable, ...], args: CallArgs) -> bool:
-    """Built with a durable integration: a keyword holds one of its classes, or another
-    durable object (an app built with a durable plugin, handed to the runner)."""
-    return bool(conditions) and (
-        any(args.holds(keyword, classes) for keyword, classes in conditions) or args.holds_durable()
-    )
-
-
-class CallArgs:
-    """The facts about a call's arguments that catalog entries depend on."""
-
-    __slots__ = ("count", "strings", "zero_first", "instances")
-
-    def __init__(
-        self,
-        count: int,
-        strings: dict[str, str],
-        zero_first: bool = False,
-        instances: dict[str, tuple[str, ...]] | None = None,
-    ) -> None:
-        self.count = count  # positional and keyword arguments, a literal None not counted
-        self.strings = strings  # "0" for the first positional, else the keyword -> folded string
-        self.zero_first = zero_first  # the first positional argument is a literal 0
-        # keyword -> the classes of the instances it holds (itself, or in a list or tuple)
-        self.instances = instances or {}
-
-    def holds(self, keyword: str, classes: frozenset[str]) -> bool:
-        """Does `keyword` hold an instance of a class whose name ends in one of `classes`?"""
-        return any(path.rsplit(".", 1)[-1] in classes for path in self.instances.get(keyword, ()))
-
-    def holds_durable(self) -> bool:
-        return any(DURABLE in held for held in self.instances.values())
-
-    def string_arg(self, keyword: str | None) -> str | None:
-        if "0" in self.strings:
-            return self.strings["0"]
-        return self.strings.get(keyword) if keyword else None
-
-
 def _repositories(data: dict[str, Any]) -> dict[str, frozenset[str]]:
     """A model SDK's package -> the names it is published under (its own repository's)."""
     return {package: frozenset(names) for package, names in data.get("repositories", {}).items()}
@@ -391,5 +343,5 @@ def default_catalog() -> Catalog:
         catalog = Catalog(tomllib.load(handle))
     for preset in presets().values():
         for integration in preset.integrations:
-            catalog.add_durable(integration)
+            catalog.add_durable(integration, preset.name)
     return catalog

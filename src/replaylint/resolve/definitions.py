@@ -128,6 +128,7 @@ class Definitions(Wrappers, Annotations):
             info.activity = "recorded"
         for path in decorators:
             self._decorated(info, path)
+        self._hosted_by_decorator(info, decorators)
         self._method_entry(info)
         if info.entry is None and info.activity is None and not self._framework_source:
             # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it
@@ -172,6 +173,19 @@ class Definitions(Wrappers, Annotations):
         conditional = self.frameworks.conditional_function(path)
         if conditional is not None and info.entry is None:
             info.suspending = conditional.name
+
+    def _hosted_by_decorator(self, info: FunctionInfo, decorators: list[str]) -> None:
+        """`@agent.tool` of an agent its framework runs as a workflow (pydantic-ai's DBOS
+        durability): the framework calls the function inside that workflow. A step or an
+        activity it also is stays recorded."""
+        if info.entry is not None or info.activity is not None:
+            return
+        for path in decorators:
+            for preset, rule in self.frameworks.hosted(path):
+                if rule.role == "hosts" and "0" in rule.arguments:
+                    self._entry(info, preset.name)
+                    info.hosted = info.entry is not None
+                    return
 
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)

@@ -56,7 +56,11 @@ class FrameworkCalls(Walker):
                     self.walk_again |= child.module is self.m
                 child.suspending = recorded_by.name
                 self.project.registered(child, self.m)
-        for preset, rule in self.frameworks.hosted(path):
+        rules = self.frameworks.hosted(path)
+        if isinstance(value, Ext) and value.path != path + "()":
+            # A rule may name what the call built (`<durable>dbos()`, a durable agent).
+            rules += self.frameworks.hosted(value.path)
+        for preset, rule in rules:
             value = self._hosted(node, path, preset, rule, receiver, values, value)
         return value
 
