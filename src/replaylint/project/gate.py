@@ -63,8 +63,9 @@ def spells_an_entry(data: bytes, frameworks: Iterable[Spelling]) -> bool:
             warnings.simplefilter("ignore")  # SyntaxWarnings of odd escapes are the engine's
             tree = pyast.parse(data)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
-        # The engine reports a framework's module it cannot read; a file that imports none
-        # (a template, a Python 2 script) is no workflow code of ours.
+        # The engine reports a framework's module it cannot read (and one only the prefilter
+        # could read, saved as UTF-16); a file that imports no framework and was let through
+        # only for a decorator's shape (a template, a Python 2 script) is no workflow code.
         return bool(patterns) or not imported
     return _uses_an_entry_name(tree, patterns) or (
         bool(imported) and _decorates_an_import(tree, imported)
