@@ -3,6 +3,8 @@ each pending hit on its path is kept (with what its value reaches) or dropped.""
 
 from __future__ import annotations
 
+import libcst as cst
+
 from replaylint.engine.project import Project
 from replaylint.graph.flow import Flow, Sinks
 from replaylint.graph.state import unsandboxed_classes
@@ -62,4 +64,35 @@ def _replay(
         return preset is not None and preset.child_workflows
 
     flow = Flow(path, Sinks(command, logger, child_workflows, frameworks.keys))
-    return Replay(module, flow, frameworks, unsandboxed)
+    return Replay(module, flow, frameworks, unsandboxed, _once_per_process(module, path))
+
+
+# Decorators that run a function's body once per process for each set of arguments.
+_CACHING = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def _once_per_process(module: ModuleInfo, path: list[FunctionInfo]) -> frozenset[int]:
+    """The functions of the path that run at most once per process: a cached function that
+    takes no argument, and what is reached only through one. Every run on a worker sees what
+    they did; none does it again."""
+    if not any(_cached_without_arguments(f) for f in path):
+        return frozenset()
+    on_path = {id(f) for f in path}
+    every_run: set[int] = set()
+    queue = [f for f in module.entries() if id(f) in on_path]
+    while queue:
+        info = queue.pop()
+        if id(info) in every_run or _cached_without_arguments(info):
+            continue
+        every_run.add(id(info))
+        queue.extend(c.target for c in info.calls if id(c.target) in on_path and not c.dead)
+    return frozenset(on_path - every_run)
+
+
+def _cached_without_arguments(info: FunctionInfo) -> bool:
+    node = info.node
+    if _CACHING.isdisjoint(info.decorators) or not isinstance(node, cst.FunctionDef):
+        return False
+    params = node.params
+    named = params.params or params.posonly_params or params.kwonly_params
+    return not named and not isinstance(params.star_arg, cst.Param) and params.star_kwarg is None

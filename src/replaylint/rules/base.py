@@ -89,6 +89,9 @@ class Replay:
     flow: Flow
     frameworks: Frameworks
     unsandboxed: frozenset[str] = frozenset()  # workflow classes a worker runs unsandboxed
+    # ids of the path's functions run at most once per process: a cached function without
+    # parameters (`@lru_cache def get_settings()`) and what only it reaches.
+    once: frozenset[int] = frozenset()
 
 
 class FactRule(Rule, ABC):

@@ -77,6 +77,8 @@ class ModuleStateInWorkflow(FactRule):
         """Module and class state is reported where the workflow path reads it back (and the
         read decides something), or where another module's object is changed in place; never
         where a sandbox gives each run its own copy of the module (Temporal's)."""
+        if id(function) in replay.once:
+            return None  # `@lru_cache def get_settings()`: done once for every run of a worker
         expr = written_state(hit.node)
         root, attributes = root_of(expr) if expr is not None else (None, [])
         if root is None:
