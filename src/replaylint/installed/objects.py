@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from astroid import nodes
 
-from replaylint.resolve.catalog import CallArgs
+from replaylint.resolve.call_args import CallArgs
 
 MAX_VALUES = 16  # candidates kept per expression: enough for branches, bounded for hubs
 NO_ARGS = CallArgs(0, {})

@@ -35,7 +35,8 @@ from replaylint.installed.objects import (
     self_assignments,
     unique,
 )
-from replaylint.resolve.catalog import CallArgs, Catalog
+from replaylint.resolve.call_args import CallArgs
+from replaylint.resolve.catalog import Catalog
 
 _MAX_DEPTH = 60  # nested evaluations (names through assignments, imports, returns)
 

@@ -8,7 +8,7 @@ import libcst as cst
 
 from replaylint.presets.records import Preset
 from replaylint.resolve import folds
-from replaylint.resolve.catalog import CallArgs
+from replaylint.resolve.call_args import CallArgs
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super

@@ -18,7 +18,8 @@ from replaylint.resolve.model import FunctionInfo, ImportEdge
 from replaylint.resolve.values import Value
 
 if TYPE_CHECKING:
-    from replaylint.resolve.catalog import CallArgs, Entry
+    from replaylint.resolve.call_args import CallArgs
+    from replaylint.resolve.catalog import Entry
 
 # Methods of the builtin containers (and deque, defaultdict, Counter) that change them in place.
 MUTATORS = frozenset(
