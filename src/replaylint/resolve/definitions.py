@@ -9,7 +9,7 @@ import libcst as cst
 from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.annotations import Annotations
-from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
+from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Holding, Obj
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
 from replaylint.resolve.walker import Pending
@@ -129,6 +129,7 @@ class Definitions(Wrappers, Annotations):
         for path in decorators:
             self._decorated(info, path)
         self._hosted_by_decorator(info, decorators)
+        self._held_by_decorator(info, node.decorators, decorators)
         self._method_entry(info)
         if info.entry is None and info.activity is None and not self._framework_source:
             # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it
@@ -186,6 +187,30 @@ class Definitions(Wrappers, Annotations):
                     self._entry(info, preset.name)
                     info.hosted = info.entry is not None
                     return
+
+    def _held_by_decorator(
+        self, info: FunctionInfo, nodes: Sequence[cst.Decorator], paths: list[str]
+    ) -> None:
+        """`@agent.tool` of an agent that holds its tools: the agent holds this one too, and
+        when a framework already hosts what the agent holds (`DBOSAgent(agent)` above), the
+        function is that framework's entry, unless it is a step or an activity itself."""
+        holds = any(
+            rule.role == "holds" and "0" in rule.arguments
+            for path in paths
+            for _, rule in self.frameworks.hosted(path)
+        )
+        for decorator in nodes if holds else ():
+            expr = decorator.decorator
+            callee = expr.func if isinstance(expr, cst.Call) else expr
+            if not isinstance(callee, cst.Attribute) or folds.dotted(callee.value) is None:
+                continue
+            receiver = self.eval(callee.value)  # a name or a dotted name: nothing is called
+            if not isinstance(receiver, Holding):
+                continue
+            receiver.hold([info])
+            if receiver.hosted_by is not None and info.entry is None and info.activity is None:
+                self._entry(info, receiver.hosted_by)
+                info.hosted = info.entry is not None
 
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)

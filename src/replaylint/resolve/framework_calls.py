@@ -107,6 +107,8 @@ class FrameworkCalls(Walker):
         if rule.role == "holds":
             if isinstance(receiver, Holding):  # a builder's method: it returns the builder
                 receiver.hold(held)
+                if receiver.hosted_by is not None:  # `agent.tool(fn)` once DBOSAgent wraps it
+                    self._host(held, receiver.hosted_by)
                 return receiver
             if isinstance(value, Holding):
                 value.hold(held)
@@ -121,14 +123,20 @@ class FrameworkCalls(Walker):
                 # The framework calls it from here: what it reaches is reported where it is.
                 self._helper(info, node, written, reported=False)
         else:  # hosts: the framework calls it inside its own workflows
-            for info in held:
-                if info.entry is None:
-                    self._entry(info, preset.name)
-                    info.hosted = True
-                    if not info.exempt and info.activity is not None:
-                        info.unit, info.activity = True, None  # a task placed in the workflow
-                    self.project.registered(info, self.m)
+            self._host(held, preset.name)
+            for given in _given(node, values, rule.arguments):
+                if isinstance(given, Holding):  # so are the callables it is given later
+                    given.hosted_by = preset.name
         return value
+
+    def _host(self, held: list[FunctionInfo], framework: str) -> None:
+        for info in held:
+            if info.entry is None:
+                self._entry(info, framework)
+                info.hosted = True
+                if not info.exempt and info.activity is not None:
+                    info.unit, info.activity = True, None  # a task placed in the workflow
+                self.project.registered(info, self.m)
 
 
 def _given(node: cst.Call, values: list[Value], names: tuple[str, ...]) -> list[Value]:

@@ -266,13 +266,16 @@ class Func(Value):
 class Holding(Ext):
     """An outside object that holds callables of the checked code its framework calls inside a
     workflow (an agent's tools, a graph builder's routers): `held` grows as a builder's methods
-    are called with more (presets/mechanisms.py, Hosted)."""
+    are called with more (presets/mechanisms.py, Hosted). `hosted_by`: the framework that hosts
+    what it holds since it was handed over (`DBOSAgent(agent)`), so that a callable it is given
+    later (`@agent.tool` below the wrapping) becomes that framework's entry too."""
 
-    __slots__ = ("held",)
+    __slots__ = ("held", "hosted_by")
 
     def __init__(self, path: str, held: list[FunctionInfo] | None = None) -> None:
         super().__init__(path)
         self.held: list[FunctionInfo] = held if held is not None else []
+        self.hosted_by: str | None = None
 
     def hold(self, functions: list[FunctionInfo]) -> None:
         for function in functions:
