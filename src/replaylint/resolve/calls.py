@@ -9,6 +9,7 @@ import libcst as cst
 from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.call_args import CallArgs
+from replaylint.resolve.context_params import guessed_context
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
@@ -110,6 +111,12 @@ class Calls(Walker):
         if isinstance(func, cst.Attribute):
             owner = self._quiet(func.value)  # `os.environ.get(...)` is reported as the call
             method = func.attr.value
+            if owner is UNKNOWN and isinstance(func.value, cst.Name) and self.func is not self.m.top:
+                # `ctx.call_activity(send)` in a helper given the workflow's context unannotated.
+                guessed = guessed_context(
+                    self.frameworks, self.func, self.m.imports, func.value.value, method
+                )
+                owner = guessed or owner
             if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:
                 args = [self.eval(arg.value) for arg in node.args]
                 found = self._index_namespace(owner, args[0] if args else UNKNOWN, node)
