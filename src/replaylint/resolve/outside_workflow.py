@@ -44,21 +44,43 @@ class RunsOutsideWorkflow(Walker):
         it fails runs outside a workflow. Replaying: a framework context's own question
         (`context.is_replaying`); the branch taken when it fails runs the first time the run
         gets there, never on a replay (a side effect made once, as Azure's and Dapr's guides
-        advise). `a and b` is neither: the branch runs in a workflow whenever `b` decides."""
+        advise). `a and b` is no in-workflow test (the branch runs in a workflow whenever `b`
+        decides), but one whose conjunct is `not context.is_replaying` is false on every replay:
+        its branch runs the first time only, as the bare guard's does."""
         negated = False
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated = not negated
             test = test.expression
         value = self.eval(test)
+        if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+            first_run = any(self._asks_replaying(c) is False for c in _conjuncts(test))
+            return None, (negated if first_run else None)
         if not isinstance(test, (cst.Name, cst.Attribute, cst.Call)) or not isinstance(value, Ext):
             return None, None
         if value.path == _IN_WORKFLOW:
             return not negated, None
+        return None, self._replaying(value, negated)
+
+    def _replaying(self, value: Ext, negated: bool) -> bool | None:
+        """For a framework context's `is_replaying` (negated or not): does the test hold when
+        the run replays? None for any other value."""
         path = value.path.removesuffix("()")
         asks = path.rsplit(".", 1)[-1] in _REPLAYING and not path.startswith(_SANDBOXED)
         if asks and self.frameworks.is_framework_path(path):
-            return None, not negated
-        return None, None
+            return not negated
+        return None
+
+    def _asks_replaying(self, expr: cst.BaseExpression) -> bool | None:
+        """One conjunct of a test, already walked with the whole test: looked up again without
+        recording anything (a name, an attribute, or a call of one with no argument)."""
+        negated = False
+        while isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
+            negated = not negated
+            expr = expr.expression
+        if isinstance(expr, cst.Call) and not expr.args:
+            expr = expr.func
+        value = self._peek(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+        return self._replaying(value, negated) if isinstance(value, Ext) else None
 
     def _made_once(self, block: cst.CSTNode) -> bool:
         """Is this guarded block a side effect made once, nothing of which the code after it
@@ -196,3 +218,14 @@ def _rooted_in(expression: cst.BaseExpression, names: set[str]) -> bool:
     while isinstance(expression, (cst.Attribute, cst.Subscript)):
         expression = expression.value
     return isinstance(expression, cst.Name) and expression.value in names
+
+
+def _conjuncts(test: cst.BooleanOperation) -> list[cst.BaseExpression]:
+    """The operands of `a and b and c` (parenthesised or not), in order."""
+    found: list[cst.BaseExpression] = []
+    for side in (test.left, test.right):
+        if isinstance(side, cst.BooleanOperation) and isinstance(side.operator, cst.And):
+            found += _conjuncts(side)
+        else:
+            found.append(side)
+    return found

@@ -1,8 +1,10 @@
 """A framework context's own question whether it replays: the branch taken when it is not
 replaying runs the first time the run gets there, never on a replay, which is how Azure's and
-Dapr's guides advise making a side effect once. The other branch, an `is_replaying` of the
-project's own, a test of more than the guard, and a guarded block whose values the code after it
-reads are replayed code like any; so is Temporal's, whose sandbox refuses the clock on the first
+Dapr's guides advise making a side effect once; so does the branch of a test with the guard as
+one of its conjuncts (`not ctx.is_replaying and x`), false on every replay. The other branch, an
+`is_replaying` of the project's own, a guard one of whose alternatives is something else (`x or
+not ctx.is_replaying`), and a guarded block whose values the code after it reads are replayed code
+like any; so is Temporal's, whose sandbox refuses the clock on the first
 run too."""
 
 import time
@@ -45,7 +47,15 @@ def scheduled(ctx: task.OrchestrationContext, value: int):
     if not ctx.is_replaying:
         print("first pass at", time.time())
     if not ctx.is_replaying and value > 2:
-        print("large at", time.time())  # expect: ADK-W003
+        print("large at", time.time())  # false on every replay, whatever the value
+    if value > 2 or not ctx.is_replaying:
+        print("large or first at", time.time())  # expect: ADK-W003
+    if not (ctx.is_replaying and value > 2):
+        print("not a large replay at", time.time())  # expect: ADK-W003
+    if not (value > 2 and not ctx.is_replaying):
+        print("small or replaying at", time.time())  # expect: ADK-W003
+    else:
+        print("large, first pass at", time.time())
     started = 0.0
     if not ctx.is_replaying:
         started = time.time()  # expect: ADK-W003
