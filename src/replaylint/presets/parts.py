@@ -48,8 +48,12 @@ class Cheap:
 
     def needle(self, package: str) -> str:
         """One substring per package, shared where names overlap ("durable" covers three
-        frameworks' packages), since each needle is one more pass over every byte of a tree."""
-        return self.import_needle or package.split(".")[-1]
+        frameworks' packages), since each needle is one more pass over every byte of a tree.
+        A package the import needle is not in (LangGraph's `langchain.agents`) is found by its
+        top-level name."""
+        if self.import_needle:
+            return self.import_needle if self.import_needle in package else package.split(".")[0]
+        return package.split(".")[-1]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,3 @@
+from .flights import pick_flight, quote
+
+__all__ = ["pick_flight", "quote"]

@@ -1,0 +1,13 @@
+import requests
+from langgraph.types import interrupt
+
+
+def pick_flight(origin: str, destination: str) -> str:
+    flights = requests.get(f"https://flights.example.com/{origin}/{destination}").json()  # expect: ADK-W004
+    choice = interrupt({"options": flights[:3]})
+    return str(flights[int(choice) - 1])
+
+
+def quote(flight: str) -> str:
+    # Never interrupts: its tool node runs it once.
+    return requests.get(f"https://flights.example.com/quote/{flight}").text
