@@ -1,0 +1,42 @@
+"""A Temporal workflow interceptor's hooks run inside the workflow, in its sandbox, on every
+replay: the inbound interceptor's execute_workflow and handlers, the outbound one's calls."""
+import random
+import time
+from typing import Any
+
+from temporalio import workflow
+from temporalio.worker import (
+    ExecuteWorkflowInput,
+    Interceptor,
+    StartActivityInput,
+    WorkflowInboundInterceptor,
+    WorkflowInterceptorClassInput,
+    WorkflowOutboundInterceptor,
+)
+
+
+class StampInbound(WorkflowInboundInterceptor):
+    async def execute_workflow(self, input: ExecuteWorkflowInput) -> Any:
+        started = time.time()  # expect: ADK-W003
+        if started % 2:
+            workflow.logger.info("odd start")
+        return await self.next.execute_workflow(input)
+
+    def init(self, outbound: WorkflowOutboundInterceptor) -> None:
+        super().init(JitterOutbound(outbound))
+
+
+class JitterOutbound(WorkflowOutboundInterceptor):
+    def start_activity(self, input: StartActivityInput) -> workflow.ActivityHandle:
+        if random.random() < 0.5:  # expect: ADK-W002
+            workflow.logger.info("sampled")
+        return super().start_activity(input)
+
+
+class Stamp(Interceptor):
+    def workflow_interceptor_class(
+        self, input: WorkflowInterceptorClassInput
+    ) -> type[WorkflowInboundInterceptor] | None:
+        # Asked by the worker, outside any workflow.
+        print("asked at", time.time())
+        return StampInbound
