@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import libcst as cst
 
 from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.annotations import Annotations
-from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Holding, Obj
+from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj
 from replaylint.resolve.scopes import Scope
 from replaylint.resolve.values import UNKNOWN, Const, Ext, Value
 from replaylint.resolve.walker import Pending
@@ -28,6 +28,10 @@ class _Annotation(Value):
 
 
 class Definitions(Wrappers, Annotations):
+    # Implemented in framework_calls.py: what an agent's tool decorator makes of a function.
+    _hosted_by_decorator: Callable[[FunctionInfo, list[str]], None]
+    _held_by_decorator: Callable[[FunctionInfo, Sequence[cst.Decorator], list[str]], None]
+
     def _decorator_paths(
         self, decorators: Sequence[cst.Decorator], values: list[Value] | None = None
     ) -> list[str]:
@@ -180,43 +184,6 @@ class Definitions(Wrappers, Annotations):
         if conditional is not None and info.entry is None:
             info.suspending = conditional.name
 
-    def _hosted_by_decorator(self, info: FunctionInfo, decorators: list[str]) -> None:
-        """`@agent.tool` of an agent its framework runs as a workflow (pydantic-ai's DBOS
-        durability): the framework calls the function inside that workflow. A step or an
-        activity it also is stays recorded."""
-        if info.entry is not None or info.activity is not None:
-            return
-        for path in decorators:
-            for preset, rule in self.frameworks.hosted(path):
-                if rule.role == "hosts" and "0" in rule.arguments:
-                    self._entry(info, preset.name)
-                    info.hosted = info.entry is not None
-                    return
-
-    def _held_by_decorator(
-        self, info: FunctionInfo, nodes: Sequence[cst.Decorator], paths: list[str]
-    ) -> None:
-        """`@agent.tool` of an agent that holds its tools: the agent holds this one too, and
-        when a framework already hosts what the agent holds (`DBOSAgent(agent)` above), the
-        function is that framework's entry, unless it is a step or an activity itself."""
-        holds = any(
-            rule.role == "holds" and "0" in rule.arguments
-            for path in paths
-            for _, rule in self.frameworks.hosted(path)
-        )
-        for decorator in nodes if holds else ():
-            expr = decorator.decorator
-            callee = expr.func if isinstance(expr, cst.Call) else expr
-            if not isinstance(callee, cst.Attribute) or folds.dotted(callee.value) is None:
-                continue
-            receiver = self.eval(callee.value)  # a name or a dotted name: nothing is called
-            if not isinstance(receiver, Holding):
-                continue
-            receiver.hold([info])
-            if receiver.hosted_by is not None and info.entry is None and info.activity is None:
-                self._entry(info, receiver.hosted_by)
-                info.hosted = info.entry is not None
-
     def _lambda(self, node: cst.Lambda) -> Value:
         params = self._params(node.params)
         info = self._new_function("<lambda>", node)
@@ -354,6 +321,12 @@ class Definitions(Wrappers, Annotations):
                     self.m.frameworks.append(preset.name)
                 return
 
+    def _by_framework_base(self, info: ClassInfo) -> bool:
+        """Is this class a workflow because it derives from its framework's base class (not
+        by a decorator, nor by the `workflow-bases` setting, whose subclasses it walks itself)?"""
+        lineage = [info, *info.ancestors()]
+        return any(self.frameworks.workflow_base(p) for c in lineage for p in c.external_bases)
+
     def _class_def(self, node: cst.ClassDef) -> None:
         decorators = self._decorator_paths(node.decorators)
         qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
@@ -365,7 +338,7 @@ class Definitions(Wrappers, Annotations):
             if isinstance(base, Class):
                 info.local_bases.append(base.info)
                 inherited = self.frameworks.get(base.info.workflow or "")
-                if inherited is not None and inherited.workflow_bases.sources:
+                if inherited is not None and self._by_framework_base(base.info):
                     # A framework that knows its workflows by their base class knows them
                     # through a local class in between as well.
                     self._workflow_class(info, inherited)

@@ -3,6 +3,8 @@ callables the framework itself calls inside a workflow, and what a recorder runs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import libcst as cst
 
 from replaylint.presets.mechanisms import Hosted
@@ -63,6 +65,43 @@ class FrameworkCalls(Walker):
         for preset, rule in rules:
             value = self._hosted(node, path, preset, rule, receiver, values, value)
         return value
+
+    def _hosted_by_decorator(self, info: FunctionInfo, decorators: list[str]) -> None:
+        """`@agent.tool` of an agent its framework runs as a workflow (pydantic-ai's DBOS
+        durability): the framework calls the function inside that workflow. A step or an
+        activity it also is stays recorded."""
+        if info.entry is not None or info.activity is not None:
+            return
+        for path in decorators:
+            for preset, rule in self.frameworks.hosted(path):
+                if rule.role == "hosts" and "0" in rule.arguments:
+                    self._entry(info, preset.name)
+                    info.hosted = info.entry is not None
+                    return
+
+    def _held_by_decorator(
+        self, info: FunctionInfo, nodes: Sequence[cst.Decorator], paths: list[str]
+    ) -> None:
+        """`@agent.tool` of an agent that holds its tools: the agent holds this one too, and
+        when a framework already hosts what the agent holds (`DBOSAgent(agent)` above), the
+        function is that framework's entry, unless it is a step or an activity itself."""
+        holds = any(
+            rule.role == "holds" and "0" in rule.arguments
+            for path in paths
+            for _, rule in self.frameworks.hosted(path)
+        )
+        for decorator in nodes if holds else ():
+            expr = decorator.decorator
+            callee = expr.func if isinstance(expr, cst.Call) else expr
+            if not isinstance(callee, cst.Attribute) or folds.dotted(callee.value) is None:
+                continue
+            receiver = self.eval(callee.value)  # a name or a dotted name: nothing is called
+            if not isinstance(receiver, Holding):
+                continue
+            receiver.hold([info])
+            if receiver.hosted_by is not None and info.entry is None and info.activity is None:
+                self._entry(info, receiver.hosted_by)
+                info.hosted = info.entry is not None
 
     def _register(self, path: str, node: cst.Call) -> bool:
         """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:

@@ -26,6 +26,14 @@ class StampInbound(WorkflowInboundInterceptor):
         super().init(JitterOutbound(outbound))
 
 
+class SignalledInbound(StampInbound):
+    # Through a local class in between: still a workflow interceptor.
+    async def handle_signal(self, input: Any) -> None:
+        if random.random() < 0.1:  # expect: ADK-W002
+            workflow.logger.info("sampled signal")
+        await super().handle_signal(input)
+
+
 class JitterOutbound(WorkflowOutboundInterceptor):
     def start_activity(self, input: StartActivityInput) -> workflow.ActivityHandle:
         if random.random() < 0.5:  # expect: ADK-W002
