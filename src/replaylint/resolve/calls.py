@@ -111,7 +111,11 @@ class Calls(Walker):
         if isinstance(func, cst.Attribute):
             owner = self._quiet(func.value)  # `os.environ.get(...)` is reported as the call
             method = func.attr.value
-            if owner is UNKNOWN and isinstance(func.value, cst.Name) and self.func is not self.m.top:
+            if (
+                owner is UNKNOWN
+                and isinstance(func.value, cst.Name)
+                and self.func is not self.m.top
+            ):
                 # `ctx.call_activity(send)` in a helper given the workflow's context unannotated.
                 guessed = guessed_context(
                     self.frameworks, self.func, self.m.imports, func.value.value, method

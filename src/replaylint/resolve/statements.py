@@ -216,7 +216,7 @@ class Statements(RunsOutsideWorkflow):
             first_run = node.body if not replaying else node.orelse
             if first_run is not None and not self._made_once(first_run):
                 replaying = None  # what it leaves is read after it: replayed code as written
-        exits = inside is True and node.orelse is None and _always_leaves(node.body)
+        exits = inside is True and node.orelse is None and always_leaves(node.body)
         # `if workflow.in_workflow(): ... else: ...`: one branch never runs in a workflow;
         # `if not ctx.is_replaying: ...`: one runs the first time only, never on a replay.
         holds = inside if inside is not None else replaying
@@ -351,7 +351,7 @@ def _shared_class_attribute(info: ClassInfo, name: str) -> bool:
     return isinstance(value, (Seq, Mapping, SetOf))
 
 
-def _always_leaves(body: cst.BaseSuite) -> bool:
+def always_leaves(body: cst.BaseSuite) -> bool:
     """Does this block end in a `return` or a `raise` (so the statements after its `if` run only
     when the test fails)?"""
     if not body.body:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.core.codes import Code
+from replaylint.graph.bodies import Body
+from replaylint.graph.singletons import at_most_one
 from replaylint.graph.syntax import used_as_key
 from replaylint.parse.children import children
 from replaylint.resolve.facts import BuiltinCall, Fact, Iteration, MethodCall
@@ -79,6 +81,18 @@ def _annotated_number(fact: BuiltinCall) -> bool:
     return False
 
 
+def _of_a_singleton(fact: MethodCall) -> bool:
+    """`roots.pop()` where `roots` holds at most one element (graph/singletons.py)."""
+    call = fact.node
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return False
+    receiver = call.func.value
+    if not isinstance(receiver, cst.Name):
+        return False
+    body = Body(fact.site.function)
+    return at_most_one(body, fact.site.statement, receiver.value)
+
+
 def _hash_ordered(value: Value) -> bool:
     return isinstance(value, SetOf) and value.hash_ordered
 
@@ -100,7 +114,8 @@ class UnorderedIterationInWorkflow(FactRule):
             self._builtin(fact)
         elif isinstance(fact, MethodCall):
             if _hash_ordered(fact.receiver) and fact.method == "pop" and not fact.args:
-                self.report(fact, fact.written(), "takes an arbitrary element of a set")
+                if not _of_a_singleton(fact):
+                    self.report(fact, fact.written(), "takes an arbitrary element of a set")
             elif fact.method in _ORDER_TAKING and any(_hash_ordered(a) for a in fact.args):
                 self.report(fact, fact.written(), "takes a set's elements in hash order")
 
