@@ -344,7 +344,8 @@ class Definitions(Wrappers, Annotations):
                     self._workflow_class(info, inherited)
             elif isinstance(base, Ext):
                 info.external_bases.append(base.path)
-                self._workflow_class(info, self.frameworks.workflow_base(base.path))
+                if not self._framework_source:  # its own subclasses are its machinery
+                    self._workflow_class(info, self.frameworks.workflow_base(base.path))
         if info.workflow is None:
             self._workflow_by_base(info)
         for arg in node.keywords:
