@@ -7,6 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.graph.bodies import Body
+from replaylint.parse.children import children
 from replaylint.resolve.statements import always_leaves
 
 # How `len(s) <op> n` bounds the set when the test holds, and when it fails.
@@ -23,22 +24,122 @@ _AT_MOST_ONE_WHEN_FALSE: _Bounds = {
 }
 
 
+# Methods that add to a set in place: after one, a set checked to hold one may hold more.
+_GROWING = frozenset({"add", "update", "symmetric_difference_update", "__ior__", "__ixor__"})
+
+
 def at_most_one(body: Body, statement: cst.CSTNode | None, name: str) -> bool:
     """Does the set bound to `name` hold at most one element where `statement` runs: inside an
     `if` whose test says so, or after an `if` saying otherwise whose block always leaves (or an
-    `assert` saying so), in the same block or one around it?"""
+    `assert` saying so), in the same block or one around it, with nothing after that check
+    binding the name again or adding to the set (in a loop, a later turn would see it)?"""
     node = statement
     while node is not None:
         parent = body.parents.get(id(node))
         if isinstance(parent, cst.IndentedBlock):
-            if any(_leaves_unless_one(before, name) for before in _before(parent, node)):
-                return True
+            for before in _before(parent, node):
+                if _leaves_unless_one(before, name):
+                    return not _changed_after(body, before, statement, name)
             holder = body.parents.get(id(parent))
             if isinstance(holder, cst.If) and holder.body is parent:
                 if _bounds(holder.test, name, _AT_MOST_ONE_WHEN_TRUE):
-                    return True
+                    return not _changed_after(body, holder, statement, name)
         node = parent
     return False
+
+
+def _changed_after(body: Body, check: cst.CSTNode, use: cst.CSTNode | None, name: str) -> bool:
+    """Is `name` bound again, or its set added to, after `check` and before `use` runs: in a
+    statement between them, or anywhere in a loop after the check that holds `use` (whose next
+    turn comes back to it)?"""
+    start = body.order.get(id(check), -1)
+    end = body.order.get(id(use), start) if use is not None else start
+    loops = [
+        loop
+        for loop in _ancestors(body, use)
+        if isinstance(loop, (cst.For, cst.While)) and body.order.get(id(loop), -1) > start
+    ]
+    for statement in _statements(body.function.node):
+        index = body.order.get(id(statement), -1)
+        between = start < index <= end
+        if (between or any(_inside(body, statement, loop) for loop in loops)) and _changes(
+            statement, name
+        ):
+            return True
+    return False
+
+
+def _ancestors(body: Body, node: cst.CSTNode | None) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    parent = body.parents.get(id(node)) if node is not None else None
+    while parent is not None:
+        found.append(parent)
+        parent = body.parents.get(id(parent))
+    return found
+
+
+def _statements(root: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            found.append(node)
+        if node is not root and isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        stack.extend(children(node))
+    return found
+
+
+def _inside(body: Body, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
+    parent = body.parents.get(id(node))
+    while parent is not None:
+        if parent is ancestor:
+            return True
+        parent = body.parents.get(id(parent))
+    return False
+
+
+def _changes(statement: cst.CSTNode, name: str) -> bool:
+    """Does this statement itself (not the blocks it holds) bind `name` or add to its set?"""
+    stack: list[cst.CSTNode] = [statement]
+    while stack:
+        node = stack.pop()
+        if node is not statement and isinstance(
+            node, (cst.IndentedBlock, cst.FunctionDef, cst.ClassDef, cst.Lambda)
+        ):
+            continue
+        target: cst.CSTNode | None = None
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.NamedExpr)):
+            target = node.target
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            target = node.target
+        elif isinstance(node, cst.AsName):
+            target = node.name
+        elif isinstance(node, cst.Del):
+            target = node.target
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            grows = node.func.attr.value in _GROWING
+            if grows and isinstance(node.func.value, cst.Name) and node.func.value.value == name:
+                return True
+        if target is not None and any(
+            isinstance(n, cst.Name) and n.value == name for n in _names(target)
+        ):
+            return True
+        stack.extend(children(node))
+    return False
+
+
+def _names(target: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            found.append(node)
+        elif isinstance(node, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
+            stack.extend(children(node))
+    return found
 
 
 def _before(block: cst.IndentedBlock, node: cst.CSTNode) -> list[cst.BaseStatement]:
@@ -87,5 +188,5 @@ def _bounds(test: cst.BaseExpression, name: str, table: _Bounds) -> bool:
         and len(left.args) == 1
         and isinstance(left.args[0].value, cst.Name)
         and left.args[0].value.value == name
-        and int(target.comparator.value) in allowed
+        and target.comparator.evaluated_value in allowed
     )

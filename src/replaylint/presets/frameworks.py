@@ -130,12 +130,16 @@ class Frameworks:
         """The preset whose workflow classes derive from this base (`WorkflowEntrypoint`)."""
         return self._first("workflow_bases", path)
 
-    def workflow_method(self, framework: str, decorators: list[str], name: str) -> bool:
-        """Does this method of a workflow class of `framework` run in workflow context itself?"""
+    def workflow_method(
+        self, framework: str, decorators: list[str], name: str, by_base: bool = False
+    ) -> bool:
+        """Does this method of a workflow class of `framework` run in workflow context itself?
+        `by_base`: the class is one by its framework's base class, whose methods named in the
+        record's `method-names` are (a decorated Temporal workflow's `info` is no hook)."""
         preset = self.get(framework)
         if preset is None:
             return False
-        if name == "__init__" or name in preset.method_names:
+        if name == "__init__" or (by_base and name in preset.method_names):
             return True  # the workflow object is built on every run and replay
         return any(preset.workflow_methods.matches(canonical(path)) for path in decorators)
 

@@ -164,7 +164,7 @@ class Definitions(Wrappers, Annotations):
             return
         by_base = info.cls.by_base and info.name == "run"
         if by_base or self.frameworks.workflow_method(
-            info.cls.workflow, list(info.decorators), info.name
+            info.cls.workflow, list(info.decorators), info.name, info.cls.framework_base
         ):
             self._entry(info, info.cls.workflow)
 
@@ -341,11 +341,12 @@ class Definitions(Wrappers, Annotations):
                 if inherited is not None and self._by_framework_base(base.info):
                     # A framework that knows its workflows by their base class knows them
                     # through a local class in between as well.
-                    self._workflow_class(info, inherited)
+                    self._workflow_class(info, inherited, by_its_base=True)
             elif isinstance(base, Ext):
                 info.external_bases.append(base.path)
                 if not self._framework_source:  # its own subclasses are its machinery
-                    self._workflow_class(info, self.frameworks.workflow_base(base.path))
+                    preset = self.frameworks.workflow_base(base.path)
+                    self._workflow_class(info, preset, by_its_base=True)
         if info.workflow is None:
             self._workflow_by_base(info)
         for arg in node.keywords:
@@ -363,9 +364,11 @@ class Definitions(Wrappers, Annotations):
             self._defer(method)
         self.scope.names[node.name.value] = Class(info)
 
-    def _workflow_class(self, info: ClassInfo, preset: Preset | None) -> None:
+    def _workflow_class(
+        self, info: ClassInfo, preset: Preset | None, by_its_base: bool = False
+    ) -> None:
         replayed = preset is not None and self.project.replayed(preset.name, self.m)
         if preset is not None and info.workflow is None and replayed:
-            info.workflow = preset.name
+            info.workflow, info.framework_base = preset.name, by_its_base
             if preset.name not in self.m.frameworks:
                 self.m.frameworks.append(preset.name)

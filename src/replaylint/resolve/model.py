@@ -125,6 +125,9 @@ class ClassInfo:
     decorators: tuple[str, ...] = ()
     workflow: str | None = None  # the framework when the class is a workflow (Temporal)
     by_base: bool = False  # a workflow because it derives from a `workflow-bases` class
+    # A workflow because it derives from its framework's own base class (Cloudflare's
+    # WorkflowEntrypoint, Temporal's interceptors): its record's `method-names` are entries.
+    framework_base: bool = False
     # What constructing an instance runs besides __init__: each field's default factory
     # (`order_id: str = field(default_factory=uuid4)`), as a function of its own, by field.
     defaults: dict[str, FunctionInfo] = field(default_factory=dict)

@@ -44,6 +44,42 @@ def after_a_check_that_stays(tags: list[str]) -> str:
     return unique.pop()  # expect: ADK-W010
 
 
+def grown_after_the_check(tags: list[str], extra: list[str]) -> str:
+    unique = set(tags)
+    if len(unique) != 1:
+        raise ValueError("one tag")
+    unique.update(extra)
+    return unique.pop()  # expect: ADK-W010
+
+
+def rebound_after_the_check(tags: list[str], extra: list[str]) -> str:
+    unique = set(tags)
+    assert len(unique) == 0x1
+    unique = set(extra)
+    return unique.pop()  # expect: ADK-W010
+
+
+def popped_twice(tags: list[str]) -> list[str]:
+    unique = set(tags)
+    taken = []
+    if len(unique) == 1:
+        taken.append(unique.pop())  # taken before anything is added
+        unique |= {"a", "b"}
+        taken.append(unique.pop())  # expect: ADK-W010
+    return taken
+
+
+def grown_in_the_loop(tags: list[str]) -> list[str]:
+    unique = set(tags[:1])
+    taken = []
+    if len(unique) <= 1:
+        for tag in tags:
+            if unique:
+                taken.append(unique.pop())  # expect: ADK-W010
+            unique.add(tag)
+    return taken
+
+
 @workflow.defn
 class Roots:
     @workflow.run
@@ -55,4 +91,8 @@ class Roots:
             guarded_by_or(paths),
             any_tag(paths),  # expect: ADK-W005
             after_a_check_that_stays(paths),  # expect: ADK-W005
+            grown_after_the_check(paths, paths),  # expect: ADK-W005
+            rebound_after_the_check(paths, paths),  # expect: ADK-W005
+            popped_twice(paths),  # expect: ADK-W005
+            grown_in_the_loop(paths),  # expect: ADK-W005
         ]

@@ -48,3 +48,19 @@ class Stamp(Interceptor):
         # Asked by the worker, outside any workflow.
         print("asked at", time.time())
         return StampInbound
+
+
+@workflow.defn
+class Orders:
+    # Named like interceptor hooks, these are no hooks: nothing in a workflow calls them.
+    @staticmethod
+    def execute_workflow(client: Any, order: str) -> Any:
+        return client.start_workflow(Orders.run, order, id=f"order-{random.random()}")
+
+    @classmethod
+    def info(cls) -> str:
+        return f"orders as of {time.time()}"
+
+    @workflow.run
+    async def run(self, order: str) -> str:
+        return order
