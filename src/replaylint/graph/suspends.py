@@ -5,15 +5,17 @@ each is replayed, since what follows its last suspending call runs once."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import libcst as cst
 
-from replaylint.graph.bodies import Body
+from replaylint.graph.bodies import STATEMENTS, Body
+from replaylint.parse.children import children
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.model import FunctionInfo, ModuleInfo
 
 _LOOPS = (cst.For, cst.While)
+_Caller = tuple[FunctionInfo, "cst.CSTNode | None"]  # a function calling another, at a statement
 
 
 def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[FunctionInfo]:
@@ -22,16 +24,65 @@ def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[Functi
     functions = [f for module in modules for f in module.functions]
     reach = _reaching(functions)
     made = [f for f in functions if _promote(f, frameworks, reach)]
+    callers = _callers(functions)
+    for function in made:
+        # An entry called by another (a function given an Inngest context) is a helper there.
+        if function.dropped and not _tail_once(function, function.entry or "", reach, callers):
+            function.dropped = frozenset()
     for function in functions:
         # A helper that suspends (`ask_human` calling interrupt()) runs what follows its last
-        # suspend once too, whichever node calls it.
+        # suspend once too, when each of its callers is an entry that suspends no more after
+        # calling it; one that does runs the helper again, whole, on its next replay.
         if function.entry is None and not function.dropped:
             for name in reach.get(id(function), ()):
                 preset = frameworks.get(name)
-                if preset is not None and preset.suspends.prefix:
+                if preset is None or not preset.suspends.prefix:
+                    continue
+                if callers(function) and _tail_once(function, name, reach, callers):
                     points = _points(function, name, reach)
                     function.dropped = after_last_suspend(function, points)
     return made
+
+
+def _callers(functions: list[FunctionInfo]) -> Callable[[FunctionInfo], list[_Caller]]:
+    found: dict[int, list[_Caller]] = {}
+    for function in functions:
+        for call in function.calls:
+            if not call.dead:
+                found.setdefault(id(call.target), []).append((function, call.statement))
+    return lambda function: found.get(id(function), [])
+
+
+def _tail_once(
+    function: FunctionInfo,
+    name: str,
+    reach: dict[int, set[str]],
+    callers: Callable[[FunctionInfo], list[_Caller]],
+    seen: frozenset[int] = frozenset(),
+) -> bool:
+    """Does what follows `function`'s last suspending call run once: it is an entry nothing
+    calls, or each call of it is its caller's last suspending statement (no other after it,
+    nor a loop around it that suspends again) in a caller whose own tail runs once?"""
+    calls = callers(function)
+    if not calls:
+        return function.entry is not None
+    if id(function) in seen:
+        return False  # recursion: a later turn may suspend again
+    seen = seen | {id(function)}
+    for caller, statement in calls:
+        if isinstance(caller.node, cst.Lambda):
+            pass  # a lambda's body is one expression: the call is all it does
+        elif statement is None:
+            return False
+        else:
+            body = Body(caller)
+            if id(statement) not in body.order:
+                return False
+            if _end(body, statement) < _last(body, _points(caller, name, reach)):
+                return False
+        if not _tail_once(caller, name, reach, callers, seen):
+            return False
+    return True
 
 
 def _promote(function: FunctionInfo, frameworks: Frameworks, reach: dict[int, set[str]]) -> bool:
@@ -92,19 +143,57 @@ def _points(
 
 def after_last_suspend(function: FunctionInfo, points: list[cst.CSTNode | None]) -> frozenset[int]:
     """ids of the statements that run only after the last of `points` (statements in source
-    order): later in the body, and in no loop around a suspending statement, whose next turn
-    would suspend again."""
+    order): later in the body, in no loop around a suspending statement, whose next turn
+    would suspend again, and in no `finally` of a `try` holding one (the suspension unwinds
+    through it: LangGraph's GraphInterrupt, Inngest's ResponseInterrupt)."""
     body = Body(function)
-    last = -1
-    for point in points:
-        if point is None or id(point) not in body.order:
-            continue
-        loops = [loop for loop in body.loops_around(point) if isinstance(loop, _LOOPS)]
-        end = _last_inside(body, loops[-1]) if loops else body.order[id(point)]
-        last = max(last, end)
+    last = _last(body, points)
     if last < 0:
         return frozenset()
-    return frozenset(key for key, index in body.order.items() if index > last)
+    unwound = _finally_around(body, points)
+    return frozenset(
+        key for key, index in body.order.items() if index > last and key not in unwound
+    )
+
+
+def _last(body: Body, points: list[cst.CSTNode | None]) -> int:
+    """Where the last suspending statement ends, a loop around it included (-1: none)."""
+    ends = [_end(body, p) for p in points if p is not None and id(p) in body.order]
+    return max(ends, default=-1)
+
+
+def _end(body: Body, point: cst.CSTNode) -> int:
+    loops = [loop for loop in body.loops_around(point) if isinstance(loop, _LOOPS)]
+    if isinstance(point, cst.While):
+        loops.insert(0, point)  # a step in its test: every turn takes one
+    return _last_inside(body, loops[-1]) if loops else body.order[id(point)]
+
+
+def _finally_around(body: Body, points: list[cst.CSTNode | None]) -> set[int]:
+    """ids of the statements of every `finally` block whose `try` holds one of `points`."""
+    found: set[int] = set()
+    for point in points:
+        if point is None:
+            continue
+        parent = body.parents.get(id(point))
+        while parent is not None:
+            final = getattr(parent, "finalbody", None)
+            if isinstance(parent, (cst.Try, cst.TryStar)) and final is not None:
+                if not body.inside(point, final):
+                    found |= _statement_ids(final)
+            parent = body.parents.get(id(parent))
+    return found
+
+
+def _statement_ids(root: cst.CSTNode) -> set[int]:
+    found: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, STATEMENTS):
+            found.add(id(node))
+        stack.extend(children(node))
+    return found
 
 
 def _last_inside(body: Body, ancestor: cst.CSTNode) -> int:

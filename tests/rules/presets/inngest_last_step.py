@@ -1,6 +1,7 @@
 """An Inngest handler runs again on every request up to its last step: what follows the last
 step runs in the last request only, once, and a handler that calls no step runs once per attempt,
 with nothing memoized to differ from."""
+import random
 import time
 import uuid
 
@@ -51,3 +52,32 @@ async def plot(ctx: inngest.Context) -> dict:
     # No step at all: one request per attempt, nothing memoized, nothing replayed.
     movie = requests.get("https://omdb.example.com/?t=" + ctx.event.data["title"]).json()
     return {"plot": movie["Plot"], "ref": str(uuid.uuid4())}
+
+
+async def first_phase(ctx: inngest.Context) -> int:
+    await ctx.step.run("phase-1", check)
+    # After this helper's last step, but its caller takes another: on every later request.
+    return random.randint(0, 9)  # expect: ADK-W002
+
+
+@client.create_function(fn_id="phased", trigger=inngest.TriggerEvent(event="phased/run"))
+async def phased(ctx: inngest.Context) -> dict:
+    shard = await first_phase(ctx)  # expect: ADK-W005
+    return await ctx.step.run(f"phase-2-{shard}", check)
+
+
+@client.create_function(fn_id="poll", trigger=inngest.TriggerEvent(event="poll/run"))
+async def poll(ctx: inngest.Context) -> int:
+    n = 0
+    while not await ctx.step.run(f"poll-{n}", check):
+        n += random.randint(1, 3)  # expect: ADK-W002
+    return n
+
+
+@client.create_function(fn_id="guarded", trigger=inngest.TriggerEvent(event="guarded/run"))
+async def guarded(ctx: inngest.Context) -> dict:
+    try:
+        return await ctx.step.run("work", check)
+    finally:
+        # Each new step ends the request by raising through here: on every request.
+        print("closed at", time.time())  # expect: ADK-W003
