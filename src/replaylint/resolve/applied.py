@@ -24,7 +24,7 @@ from replaylint.resolve.walker import Walker
 
 class Applied(Walker):
     # Implemented in definitions.py.
-    _workflow_class: Callable[[ClassInfo, Preset | None], None]
+    _workflow_class: Callable[..., None]  # (class, preset, by_its_base=False)
     _method_entry: Callable[[FunctionInfo], None]
     _decorated: Callable[[FunctionInfo, str], None]
 

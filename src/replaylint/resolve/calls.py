@@ -111,15 +111,10 @@ class Calls(Walker):
         if isinstance(func, cst.Attribute):
             owner = self._quiet(func.value)  # `os.environ.get(...)` is reported as the call
             method = func.attr.value
-            if (
-                owner is UNKNOWN
-                and isinstance(func.value, cst.Name)
-                and self.func is not self.m.top
-            ):
+            if owner is UNKNOWN and self.func is not self.m.top:
                 # `ctx.call_activity(send)` in a helper given the workflow's context unannotated.
-                guessed = guessed_context(
-                    self.frameworks, self.func, self.m.imports, func.value.value, method
-                )
+                imports = [e for m in (self.m, *self.project.importers()) for e in m.imports]
+                guessed = guessed_context(self.frameworks, self.func, imports, func.value, method)
                 owner = guessed or owner
             if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:
                 args = [self.eval(arg.value) for arg in node.args]

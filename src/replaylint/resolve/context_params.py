@@ -6,8 +6,8 @@ and `send` handed to an unknown call would be taken for a call of `send` on the 
 The analysis does not carry a caller's arguments into a helper's body (it is walked once, often
 before its callers, or in another module), so the parameter's use decides: one whose name says
 it is a context (`ctx`, `context`, `wf_ctx`), whose method is a call some framework's run
-context records (`call_activity`, `run`, `step`), is that framework's context. A framework the
-module imports is preferred where several record the method.
+context records or suspends at (`call_activity`, `run`, `step`, `ctx.step.run`), is that
+framework's context, for a framework the module, or a module importing it, imports.
 """
 
 from __future__ import annotations
@@ -23,30 +23,36 @@ def guessed_context(
     frameworks: Frameworks,
     func: FunctionInfo,
     imports: list[ImportEdge],
-    name: str,
+    owner: cst.BaseExpression,
     method: str,
 ) -> Ext | None:
-    """The run context an unannotated parameter `name` of `func` is, when the call of its
-    `method` is one a framework's run context records; else None."""
-    lowered = name.lower()
+    """What `owner` is, when it is an unannotated parameter named as a context (`ctx`), or an
+    attribute of one (`ctx.step`), and `owner.method` is a call a framework's run context
+    records or suspends at; None otherwise. Only a framework some module of `imports` (the
+    module's own, and those of the modules importing it) imports counts: a `contextvars`
+    context's `ctx.run(fn)` in a Temporal project is no framework's."""
+    middle: list[str] = []
+    while isinstance(owner, cst.Attribute):
+        middle.insert(0, owner.attr.value)
+        owner = owner.value
+    if not isinstance(owner, cst.Name):
+        return None
+    lowered = owner.value.lower()
     if "ctx" not in lowered and "context" not in lowered:
         return None
-    if not _unannotated_parameter(func.node, name):
+    if not _unannotated_parameter(func.node, owner.value):
         return None
-    found = []
+    imported = {edge.module for edge in imports}
     for preset in frameworks.presets:
-        if not preset.context_type:
+        if not preset.context_type or not any(
+            m == p or m.startswith(p + ".") for m in imported for p in preset.packages
+        ):
             continue
-        receiver = preset.context_type + "()"
-        if frameworks.recorder(f"{receiver}.{method}") is not None:
-            found.append((preset.packages, receiver))
-    if not found:
-        return None
-    imported = [edge.module for edge in imports]
-    for packages, receiver in found:
-        if any(m == p or m.startswith(p + ".") for m in imported for p in packages):
+        receiver = preset.context_type + "()" + "".join(f".{name}" for name in middle)
+        path = f"{receiver}.{method}"
+        if frameworks.recorder(path) is not None or frameworks.suspending(path, frozenset()):
             return Ext(receiver)
-    return Ext(found[0][1])
+    return None
 
 
 def _unannotated_parameter(node: cst.CSTNode, name: str) -> bool:
