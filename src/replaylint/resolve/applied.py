@@ -24,7 +24,7 @@ from replaylint.resolve.walker import Walker
 
 class Applied(Walker):
     # Implemented in definitions.py.
-    _workflow_class: Callable[..., None]  # (class, preset, by_its_base=False)
+    _workflow_class: Callable[[ClassInfo, Preset | None, bool], None]
     _method_entry: Callable[[FunctionInfo], None]
     _decorated: Callable[[FunctionInfo, str], None]
 
@@ -47,7 +47,7 @@ class Applied(Walker):
         cls = target.info
         if cls.workflow is not None:
             return None
-        self._workflow_class(cls, self.frameworks.workflow_class(decorator))
+        self._workflow_class(cls, self.frameworks.workflow_class(decorator), False)
         if cls.workflow is None:
             return None
         if isinstance(made_by, cst.Call):  # `workflow.defn(sandboxed=False)(Greeting)`
