@@ -332,7 +332,7 @@ class Definitions(Wrappers, Annotations):
         qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
         info = ClassInfo(node.name.value, qualname, self.m, node, decorators=tuple(decorators))
         for path in decorators:
-            self._workflow_class(info, self.frameworks.workflow_class(path))
+            self._workflow_class(info, self.frameworks.workflow_class(path), False)
         for arg in node.bases:
             base = self.eval(arg.value)
             if isinstance(base, Class):
@@ -341,12 +341,12 @@ class Definitions(Wrappers, Annotations):
                 if inherited is not None and self._by_framework_base(base.info):
                     # A framework that knows its workflows by their base class knows them
                     # through a local class in between as well.
-                    self._workflow_class(info, inherited, by_its_base=True)
+                    self._workflow_class(info, inherited, True)
             elif isinstance(base, Ext):
                 info.external_bases.append(base.path)
                 if not self._framework_source:  # its own subclasses are its machinery
                     preset = self.frameworks.workflow_base(base.path)
-                    self._workflow_class(info, preset, by_its_base=True)
+                    self._workflow_class(info, preset, True)
         if info.workflow is None:
             self._workflow_by_base(info)
         for arg in node.keywords:
@@ -364,9 +364,7 @@ class Definitions(Wrappers, Annotations):
             self._defer(method)
         self.scope.names[node.name.value] = Class(info)
 
-    def _workflow_class(
-        self, info: ClassInfo, preset: Preset | None, by_its_base: bool = False
-    ) -> None:
+    def _workflow_class(self, info: ClassInfo, preset: Preset | None, by_its_base: bool) -> None:
         replayed = preset is not None and self.project.replayed(preset.name, self.m)
         if preset is not None and info.workflow is None and replayed:
             info.workflow, info.framework_base = preset.name, by_its_base
