@@ -29,8 +29,7 @@ class _Annotation(Value):
 
 class Definitions(Wrappers, Annotations):
     # Implemented in framework_calls.py: what an agent's tool decorator makes of a function.
-    _hosted_by_decorator: Callable[[FunctionInfo, list[str]], None]
-    _held_by_decorator: Callable[[FunctionInfo, Sequence[cst.Decorator], list[str]], None]
+    _agent_tool: Callable[[FunctionInfo, Sequence[cst.Decorator], list[Value]], None]
 
     def _decorator_paths(
         self, decorators: Sequence[cst.Decorator], values: list[Value] | None = None
@@ -132,8 +131,7 @@ class Definitions(Wrappers, Annotations):
             info.activity = "recorded"
         for path in decorators:
             self._decorated(info, path)
-        self._hosted_by_decorator(info, decorators)
-        self._held_by_decorator(info, node.decorators, decorators)
+        self._agent_tool(info, node.decorators, values)
         self._method_entry(info)
         unmarked = info.entry is None and info.activity is None and info.suspending is None
         if unmarked and not self._framework_source:

@@ -66,42 +66,51 @@ class FrameworkCalls(Walker):
             value = self._hosted(node, path, preset, rule, receiver, values, value)
         return value
 
-    def _hosted_by_decorator(self, info: FunctionInfo, decorators: list[str]) -> None:
-        """`@agent.tool` of an agent its framework runs as a workflow (pydantic-ai's DBOS
-        durability): the framework calls the function inside that workflow. A step or an
-        activity it also is stays recorded."""
-        if info.entry is not None or info.activity is not None:
-            return
-        for path in decorators:
-            for preset, rule in self.frameworks.hosted(path):
-                if rule.role == "hosts" and "0" in rule.arguments:
-                    self._entry(info, preset.name)
-                    info.hosted = info.entry is not None
-                    return
-
-    def _held_by_decorator(
-        self, info: FunctionInfo, nodes: Sequence[cst.Decorator], paths: list[str]
+    def _agent_tool(
+        self, info: FunctionInfo, nodes: Sequence[cst.Decorator], values: list[Value]
     ) -> None:
-        """`@agent.tool` of an agent that holds its tools: the agent holds this one too, and
-        when a framework already hosts what the agent holds (`DBOSAgent(agent)` above), the
-        function is that framework's entry, unless it is a step or an activity itself."""
-        holds = any(
-            rule.role == "holds" and "0" in rule.arguments
-            for path in paths
-            for _, rule in self.frameworks.hosted(path)
-        )
-        for decorator in nodes if holds else ():
-            expr = decorator.decorator
-            callee = expr.func if isinstance(expr, cst.Call) else expr
-            if not isinstance(callee, cst.Attribute) or folds.dotted(callee.value) is None:
+        """`@agent.tool` / `@agent.tool_plain`: the agent holds the function as the decorators
+        below it leave it, and when a framework runs that agent as a workflow (pydantic-ai's
+        DBOS durability, or `DBOSAgent(agent)` before or after), calls it inside that workflow.
+        A step below the tool decorator is what the agent holds, and stays recorded; one above
+        it (`@DBOS.step()` over `@agent.tool_plain`) wraps only the module's name: the agent
+        holds the plain function and runs it in the workflow."""
+        steps = [
+            index
+            for index, value in enumerate(values)
+            if isinstance(value, Ext)
+            and any(self.frameworks.recorded_decorator(p) for p in _spellings(value.path))
+        ]
+        for index, (node, value) in enumerate(zip(nodes, values, strict=False)):
+            if not isinstance(value, Ext):
                 continue
-            receiver = self.eval(callee.value)  # a name or a dotted name: nothing is called
-            if not isinstance(receiver, Holding):
-                continue
-            receiver.hold([info])
-            if receiver.hosted_by is not None and info.entry is None and info.activity is None:
-                self._entry(info, receiver.hosted_by)
-                info.hosted = info.entry is not None
+            plain = not any(step > index for step in steps)  # no step below this decorator
+            for preset, rule in self.frameworks.hosted(value.path):
+                if "0" not in rule.arguments:
+                    continue
+                if rule.role == "hosts" and plain:
+                    self._host([info], preset.name)
+                elif rule.role == "holds":
+                    holder = self._holder(node)
+                    if holder is None:
+                        continue
+                    holder.hold([info])
+                    if plain and info.activity is not None:
+                        # The step wraps the module's name only: the agent's function is a
+                        # unit whose lines are its own, a call of the name still a step.
+                        info.unit, info.activity = True, None
+                    if holder.hosted_by is not None and plain:
+                        self._host([info], holder.hosted_by)
+
+    def _holder(self, decorator: cst.Decorator) -> Holding | None:
+        """The object a decorator method is called on (`agent` in `@agent.tool`), when it holds
+        callables; looked up by its name alone, calling nothing."""
+        expr = decorator.decorator
+        callee = expr.func if isinstance(expr, cst.Call) else expr
+        if not isinstance(callee, cst.Attribute) or folds.dotted(callee.value) is None:
+            return None
+        receiver = self.eval(callee.value)
+        return receiver if isinstance(receiver, Holding) else None
 
     def _register(self, path: str, node: cst.Call) -> bool:
         """`Orchestrator.create(fn)`, `worker.add_orchestrator(fn)`, `worker.add_activity(fn)`:
@@ -243,3 +252,8 @@ def _holds(node: cst.Call, values: list[Value], when: tuple[str, str], info: Fun
 
 def _is_async(info: FunctionInfo) -> bool:
     return isinstance(info.node, cst.FunctionDef) and info.node.asynchronous is not None
+
+
+def _spellings(path: str) -> tuple[str, ...]:
+    """A decorator's path, and the decorator a call made (`step = DBOS.step()`, then `@step`)."""
+    return (path, path[:-2]) if path.endswith("()") else (path,)

@@ -41,3 +41,15 @@ dbos_agent = DBOSAgent(agent)
 @agent.tool_plain
 def declared_later(url: str) -> str:
     return requests.get(url).text  # expect: ADK-W004
+
+
+@DBOS.step()
+@agent.tool_plain
+def fetch_wrapped_after(url: str) -> str:
+    # tool_plain hands the agent the plain function; the step wraps only the module's name.
+    return requests.get(url).text  # expect: ADK-W004
+
+
+@DBOS.workflow()
+def prefetch(url: str) -> str:
+    return fetch_wrapped_after(url)  # the name is the step: recorded here
