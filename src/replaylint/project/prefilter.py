@@ -105,7 +105,13 @@ def import_test(packages: Iterable[str]) -> BytesTest | None:
     if not names:
         return None
     package = rb"(?:" + b"|".join(names) + rb")\b"
-    return BytesTest([rb"from" + SPACE + package, rb"import" + SPACE + _EARLIER + package])
+    forms = [rb"from" + SPACE + package, rb"import" + SPACE + _EARLIER + package]
+    # `from dapr.ext import workflow`, `from langchain import agents`: a dotted package
+    # imported by its last name from the package above it.
+    for dotted in (p for p in packages if "." in p):
+        parent, last = (re.escape(part.encode()) for part in dotted.rsplit(".", 1))
+        forms.append(rb"from" + SPACE + parent + SPACE + rb"import\b[^\n]*\b" + last + rb"\b")
+    return BytesTest(forms)
 
 
 def scan(

@@ -11,3 +11,8 @@ def pick_flight(origin: str, destination: str) -> str:
 def quote(flight: str) -> str:
     # Never interrupts: its tool node runs it once.
     return requests.get(f"https://flights.example.com/quote/{flight}").text
+
+
+def pick_seat(flight: str) -> str:
+    seats = requests.get(f"https://flights.example.com/{flight}/seats").json()  # expect: ADK-W004
+    return str(interrupt({"seats": seats}))
