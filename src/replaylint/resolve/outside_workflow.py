@@ -51,10 +51,18 @@ class RunsOutsideWorkflow(Walker):
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             negated = not negated
             test = test.expression
-        value = self.eval(test)
         if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-            first_run = any(self._asks_replaying(c) is False for c in _conjuncts(test))
+            # What follows the guard in the test is evaluated only when it holds: the first time.
+            first_run = False
+            for conjunct in _conjuncts(test):
+                saved = self.governed, self.dead
+                if first_run:
+                    self.governed, self.dead = False, True
+                self.eval(conjunct)
+                self.governed, self.dead = saved
+                first_run = first_run or self._asks_replaying(conjunct) is False
             return None, (negated if first_run else None)
+        value = self.eval(test)
         if not isinstance(test, (cst.Name, cst.Attribute, cst.Call)) or not isinstance(value, Ext):
             return None, None
         if value.path == _IN_WORKFLOW:

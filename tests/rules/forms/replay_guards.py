@@ -48,6 +48,10 @@ def scheduled(ctx: task.OrchestrationContext, value: int):
         print("first pass at", time.time())
     if not ctx.is_replaying and value > 2:
         print("large at", time.time())  # false on every replay, whatever the value
+    if value > time.time() and not ctx.is_replaying:  # expect: ADK-W003
+        print("a test evaluated before the guard, on every replay too")
+    if not ctx.is_replaying and requests.get("https://hooks.example.com/ready").ok:
+        print("asked the first time only: the guard fails first on a replay")
     if value > 2 or not ctx.is_replaying:
         print("large or first at", time.time())  # expect: ADK-W003
     if not (ctx.is_replaying and value > 2):
