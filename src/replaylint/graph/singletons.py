@@ -62,7 +62,7 @@ def _changed_after(body: Body, check: cst.CSTNode, use: cst.CSTNode | None, name
     for statement in _statements(body.function.node):
         index = body.order.get(id(statement), -1)
         between = start < index <= end
-        if (between or any(_inside(body, statement, loop) for loop in loops)) and _changes(
+        if (between or any(body.inside(statement, loop) for loop in loops)) and _changes(
             statement, name
         ):
             return True
@@ -89,15 +89,6 @@ def _statements(root: cst.CSTNode) -> list[cst.CSTNode]:
             continue
         stack.extend(children(node))
     return found
-
-
-def _inside(body: Body, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:
-    parent = body.parents.get(id(node))
-    while parent is not None:
-        if parent is ancestor:
-            return True
-        parent = body.parents.get(id(parent))
-    return False
 
 
 def _changes(statement: cst.CSTNode, name: str) -> bool:
