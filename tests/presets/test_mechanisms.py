@@ -77,4 +77,7 @@ def test_the_questions_of_each_mechanism() -> None:
     roles = {rule.role for _, rule in frameworks.hosted("agents.Runner.run")}
     assert roles == {"runs"}
     base = frameworks.workflow_base("workers.WorkflowEntrypoint")
-    assert base is not None and frameworks.workflow_method(base.name, [], "run")
+    assert base is not None and frameworks.workflow_method(base.name, [], "run", by_base=True)
+    # A method named like a base class's hook is one only of a class that has that base.
+    assert not frameworks.workflow_method("temporal", [], "execute_workflow")
+    assert frameworks.workflow_method("temporal", [], "execute_workflow", by_base=True)

@@ -23,8 +23,7 @@ LAYOUTS = {
         "import inngest\n\ninngest_client = inngest.Inngest(app_id='demo')\n",
         "import random\n\nfrom app.client import inngest_client\n\n\n"
         "@inngest_client.create_function(fn_id='f', trigger=None)\n"
-        "async def handler(ctx):\n    value = random.random()\n"
-        "    return await ctx.step.run('s', lambda: value)\n",
+        "async def handler(ctx):\n    return random.random()\n",
     ),
     "hatchet": (
         "from hatchet_sdk import Hatchet\n\nhatchet = Hatchet()\n",

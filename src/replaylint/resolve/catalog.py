@@ -279,7 +279,9 @@ class Catalog:
                 return None, group.returns[member] + "()"
             if member in group.returns_self:
                 return None, cls + "()"
-            return None, None
+            # Another method of a client (`inngest_client.create_function(...)`, a framework
+            # object the catalog knows only for its `send`): what it gives is its own, named.
+            return None, path + "()"
         cls = self.client_class(path)
         if cls is not None:
             group = self.clients[cls]

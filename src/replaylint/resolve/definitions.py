@@ -133,20 +133,15 @@ class Definitions(Wrappers, Annotations):
             self._decorated(info, path)
         self._agent_tool(info, node.decorators, values)
         self._method_entry(info)
-        unmarked = info.entry is None and info.activity is None and info.suspending is None
-        if unmarked and not self._framework_source:
+        if info.entry is None and info.activity is None and not self._framework_source:
             # `def orchestrator(ctx: task.OrchestrationContext, _)`: the context type marks it
-            # (not in the framework's own package, whose machinery hands the context around),
-            # replayed only once it reaches a suspending call where its framework says so.
+            # (not in the framework's own package, whose machinery hands the context around).
             for value in params.values():
                 if isinstance(value, Ext) and value.path.endswith("()"):
                     preset = self.frameworks.context_parameter(value.path[:-2])
-                    if preset is not None and preset.suspends.functions.sources:
-                        info.suspending = preset.name
-                    elif preset is not None:
+                    if preset is not None:
                         self._entry(info, preset.name)
                         info.by_context = info.entry is not None
-                    if preset is not None:
                         break
         # A recorded function its framework replays when it suspends (a LangGraph task that
         # interrupts) is walked as replayed code: settling the project decides which it is.
