@@ -53,6 +53,21 @@ def _role(kind: type) -> int:
     return role
 
 
+def statements_in(root: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements under `root` (itself too, when it is one), nested definitions left out as
+    a Body leaves them out."""
+    found: list[cst.CSTNode] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, STATEMENTS):
+            found.append(node)
+        if node is not root and isinstance(node, _OWN_SCOPES):
+            continue
+        stack.extend(children(node))
+    return found
+
+
 class Body:
     """The nodes of one function body (nested definitions left out), indexed once."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from replaylint.graph.bodies import Body
+from replaylint.graph.bodies import Body, statements_in
 from replaylint.parse.children import children
 from replaylint.resolve.statements import always_leaves
 
@@ -59,7 +59,7 @@ def _changed_after(body: Body, check: cst.CSTNode, use: cst.CSTNode | None, name
         for loop in _ancestors(body, use)
         if isinstance(loop, (cst.For, cst.While)) and body.order.get(id(loop), -1) > start
     ]
-    for statement in _statements(body.function.node):
+    for statement in statements_in(body.function.node):
         index = body.order.get(id(statement), -1)
         between = start < index <= end
         if (between or any(body.inside(statement, loop) for loop in loops)) and _changes(
@@ -75,19 +75,6 @@ def _ancestors(body: Body, node: cst.CSTNode | None) -> list[cst.CSTNode]:
     while parent is not None:
         found.append(parent)
         parent = body.parents.get(id(parent))
-    return found
-
-
-def _statements(root: cst.CSTNode) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
-            found.append(node)
-        if node is not root and isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            continue
-        stack.extend(children(node))
     return found
 
 

@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterable
 
 import libcst as cst
 
-from replaylint.graph.bodies import STATEMENTS, Body
-from replaylint.parse.children import children
+from replaylint.graph.bodies import Body, statements_in
 from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.model import FunctionInfo, ModuleInfo
 
@@ -180,19 +179,8 @@ def _finally_around(body: Body, points: list[cst.CSTNode | None]) -> set[int]:
             final = getattr(parent, "finalbody", None)
             if isinstance(parent, (cst.Try, cst.TryStar)) and final is not None:
                 if not body.inside(point, final):
-                    found |= _statement_ids(final)
+                    found |= {id(node) for node in statements_in(final)}
             parent = body.parents.get(id(parent))
-    return found
-
-
-def _statement_ids(root: cst.CSTNode) -> set[int]:
-    found: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, STATEMENTS):
-            found.add(id(node))
-        stack.extend(children(node))
     return found
 
 
