@@ -12,7 +12,7 @@ from replaylint.resolve.call_args import CallArgs
 from replaylint.resolve.context_params import guessed_context
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
-from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
+from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, ImportEdge, Obj, Super
 from replaylint.resolve.parameters import only_looked_at
 from replaylint.resolve.values import (
     UNKNOWN,
@@ -105,6 +105,10 @@ class Calls(Walker):
         # `getattr(os, "environ")` reads what it folds to (a helper's result is its own report).
         return self._read(node, value) if isinstance(callee, Ext) else value
 
+    def _imports_here(self) -> list[ImportEdge]:
+        """The imports of this module and of the modules whose import led to it."""
+        return [e for m in (self.m, *self.project.importers()) for e in m.imports]
+
     def _callee(self, node: cst.Call) -> tuple[Value | None, Value, Value | None]:
         """(the call's value when it is decided here, else None; what is called; its receiver)."""
         func = node.func
@@ -113,8 +117,9 @@ class Calls(Walker):
             method = func.attr.value
             if owner is UNKNOWN and self.func is not self.m.top:
                 # `ctx.call_activity(send)` in a helper given the workflow's context unannotated.
-                imports = [e for m in (self.m, *self.project.importers()) for e in m.imports]
-                guessed = guessed_context(self.frameworks, self.func, imports, func.value, method)
+                guessed = guessed_context(
+                    self.frameworks, self.func, self._imports_here, func.value, method
+                )
                 owner = guessed or owner
             if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:
                 args = [self.eval(arg.value) for arg in node.args]

@@ -12,6 +12,8 @@ framework's context, for a framework the module, or a module importing it, impor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from replaylint.presets.frameworks import Frameworks
@@ -22,15 +24,16 @@ from replaylint.resolve.values import Ext
 def guessed_context(
     frameworks: Frameworks,
     func: FunctionInfo,
-    imports: list[ImportEdge],
+    imports: Callable[[], list[ImportEdge]],
     owner: cst.BaseExpression,
     method: str,
 ) -> Ext | None:
     """What `owner` is, when it is an unannotated parameter named as a context (`ctx`), or an
     attribute of one (`ctx.step`), and `owner.method` is a call a framework's run context
-    records or suspends at; None otherwise. Only a framework some module of `imports` (the
-    module's own, and those of the modules importing it) imports counts: a `contextvars`
-    context's `ctx.run(fn)` in a Temporal project is no framework's."""
+    records or suspends at; None otherwise. Only a framework some module of `imports()` (the
+    module's own, and those of the modules importing it: asked last, as every method call of
+    an unknown object comes here) imports counts: a `contextvars` context's `ctx.run(fn)` in a
+    Temporal project is no framework's."""
     middle: list[str] = []
     while isinstance(owner, cst.Attribute):
         middle.insert(0, owner.attr.value)
@@ -42,7 +45,7 @@ def guessed_context(
         return None
     if not _unannotated_parameter(func.node, owner.value):
         return None
-    imported = {edge.module for edge in imports}
+    imported = {edge.module for edge in imports()}
     for preset in frameworks.presets:
         if not preset.context_type or not any(
             m == p or m.startswith(p + ".") for m in imported for p in preset.packages

@@ -79,8 +79,8 @@ class RunsOutsideWorkflow(Walker):
         return None
 
     def _asks_replaying(self, expr: cst.BaseExpression) -> bool | None:
-        """One conjunct of a test, already walked with the whole test: looked up again without
-        recording anything (a name, an attribute, or a call of one with no argument)."""
+        """One conjunct of a test, once walked: looked up again without recording anything (a
+        name, an attribute, or a call of one with no argument)."""
         negated = False
         while isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Not):
             negated = not negated
