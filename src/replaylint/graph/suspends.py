@@ -11,10 +11,11 @@ import libcst as cst
 
 from replaylint.graph.bodies import Body, statements_in
 from replaylint.presets.frameworks import Frameworks
-from replaylint.resolve.model import FunctionInfo, ModuleInfo
+from replaylint.resolve.model import FunctionInfo, HelperCall, ModuleInfo
 
 _LOOPS = (cst.For, cst.While)
-_Caller = tuple[FunctionInfo, "cst.CSTNode | None"]  # a function calling another, at a statement
+_Caller = tuple[FunctionInfo, HelperCall]  # a function calling another, and the call
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[FunctionInfo]:
@@ -24,20 +25,17 @@ def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[Functi
     reach = _reaching(functions)
     made = [f for f in functions if _promote(f, frameworks, reach)]
     callers = _callers(functions)
-    for function in made:
-        # An entry called by another (a function given an Inngest context) is a helper there.
-        if function.dropped and not _tail_once(function, function.entry or "", reach, callers):
-            function.dropped = frozenset()
     for function in functions:
         # A helper that suspends (`ask_human` calling interrupt()) runs what follows its last
-        # suspend once too, when each of its callers is an entry that suspends no more after
-        # calling it; one that does runs the helper again, whole, on its next replay.
+        # suspend once too, when each replayed call of it is its caller's last suspending
+        # statement, up to an entry; a caller that suspends again after it, or calls it again
+        # in a loop, runs the helper again, whole, on its next replay.
         if function.entry is None and not function.dropped:
             for name in reach.get(id(function), ()):
                 preset = frameworks.get(name)
                 if preset is None or not preset.suspends.prefix:
                     continue
-                if callers(function) and _tail_once(function, name, reach, callers):
+                if _tail_once(function, name, reach, callers):
                     points = _points(function, name, reach)
                     function.dropped = after_last_suspend(function, points)
     return made
@@ -48,7 +46,7 @@ def _callers(functions: list[FunctionInfo]) -> Callable[[FunctionInfo], list[_Ca
     for function in functions:
         for call in function.calls:
             if not call.dead:
-                found.setdefault(id(call.target), []).append((function, call.statement))
+                found.setdefault(id(call.target), []).append((function, call))
     return lambda function: found.get(id(function), [])
 
 
@@ -59,29 +57,59 @@ def _tail_once(
     callers: Callable[[FunctionInfo], list[_Caller]],
     seen: frozenset[int] = frozenset(),
 ) -> bool:
-    """Does what follows `function`'s last suspending call run once: it is an entry nothing
-    calls, or each call of it is its caller's last suspending statement (no other after it,
-    nor a loop around it that suspends again) in a caller whose own tail runs once?"""
-    calls = callers(function)
-    if not calls:
-        return function.entry is not None
+    """Does what follows `function`'s last suspending call run once? An entry's does (what calls
+    it directly, a script or a test, replays nothing); a helper's, when it is called on a
+    replayed path and each such call is its caller's last suspending statement, in no loop or
+    comprehension, in a caller whose own tail runs once."""
+    if function.entry is not None:
+        return True
     if id(function) in seen:
         return False  # recursion: a later turn may suspend again
     seen = seen | {id(function)}
-    for caller, statement in calls:
-        if isinstance(caller.node, cst.Lambda):
-            pass  # a lambda's body is one expression: the call is all it does
-        elif statement is None:
-            return False
-        else:
+    calls = [(c, call) for c, call in callers(function) if _replayed(c, callers, frozenset())]
+    if not calls:
+        return False
+    for caller, call in calls:
+        if not isinstance(caller.node, cst.Lambda):  # a lambda's call is all it does
             body = Body(caller)
-            if id(statement) not in body.order:
+            statement = call.statement
+            if statement is None or id(statement) not in body.order:
+                return False
+            if _again(body, statement, call.node):
                 return False
             if _end(body, statement) < _last(body, _points(caller, name, reach)):
                 return False
         if not _tail_once(caller, name, reach, callers, seen):
             return False
     return True
+
+
+def _replayed(
+    function: FunctionInfo,
+    callers: Callable[[FunctionInfo], list[_Caller]],
+    seen: frozenset[int],
+) -> bool:
+    """Is `function` an entry, or called, however indirectly, from one?"""
+    if function.entry is not None:
+        return True
+    if id(function) in seen:
+        return False
+    seen = seen | {id(function)}
+    return any(_replayed(caller, callers, seen) for caller, _ in callers(function))
+
+
+def _again(body: Body, statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Is this call made again in the same run: in a loop, a `while` test, a comprehension?"""
+    if isinstance(statement, cst.While) or any(
+        isinstance(loop, _LOOPS) for loop in body.loops_around(statement)
+    ):
+        return True
+    current = body.parents.get(id(node))
+    while current is not None and current is not statement:
+        if isinstance(current, _COMPREHENSIONS):
+            return True
+        current = body.parents.get(id(current))
+    return False
 
 
 def _promote(function: FunctionInfo, frameworks: Frameworks, reach: dict[int, set[str]]) -> bool:

@@ -96,9 +96,7 @@ class FrameworkCalls(Walker):
                         continue
                     holder.hold([info])
                     if plain and info.activity is not None:
-                        # The step wraps the module's name only: the agent's function is a
-                        # unit whose lines are its own, a call of the name still a step.
-                        info.unit, info.activity = True, None
+                        holder.plain.add(id(info))  # the step wraps the module's name only
                     if holder.hosted_by is not None and plain:
                         self._host([info], holder.hosted_by)
 
@@ -171,11 +169,25 @@ class FrameworkCalls(Walker):
                 # The framework calls it from here: what it reaches is reported where it is.
                 self._helper(info, node, written, reported=False)
         else:  # hosts: the framework calls it inside its own workflows
-            self._host(held, preset.name)
             for given in _given(node, values, rule.arguments):
                 if isinstance(given, Holding):  # so are the callables it is given later
                     given.hosted_by = preset.name
+                    for info in given.held:
+                        if id(info) in given.plain:
+                            self._unrecorded(info)
+            self._host(held, preset.name)
         return value
+
+    def _unrecorded(self, info: FunctionInfo) -> None:
+        """A step whose plain function an agent holds (`@DBOS.step()` over `@agent.tool_plain`),
+        now run by its framework: a unit whose lines are its own (a call of its module name is
+        still the step), its body walked as workflow code when its turn comes."""
+        info.unit, info.activity, info.exempt = True, None, False
+        pending = self.pending_of.get(id(info))
+        if pending is not None and id(info) not in self.walked:
+            governed = (pending[0], pending[1], pending[2], True)
+            self.pending[self.pending.index(pending)] = governed
+            self.pending_of[id(info)] = governed
 
     def _host(self, held: list[FunctionInfo], framework: str) -> None:
         for info in held:

@@ -273,12 +273,15 @@ class Holding(Ext):
     what it holds since it was handed over (`DBOSAgent(agent)`), so that a callable it is given
     later (`@agent.tool` below the wrapping) becomes that framework's entry too."""
 
-    __slots__ = ("held", "hosted_by")
+    __slots__ = ("held", "hosted_by", "plain")
 
     def __init__(self, path: str, held: list[FunctionInfo] | None = None) -> None:
         super().__init__(path)
         self.held: list[FunctionInfo] = held if held is not None else []
         self.hosted_by: str | None = None
+        # ids of functions it holds plain whose module name a step wraps (`@DBOS.step()` over
+        # `@agent.tool_plain`): run unrecorded once a framework hosts what it holds.
+        self.plain: set[int] = set()
 
     def hold(self, functions: list[FunctionInfo]) -> None:
         for function in functions:

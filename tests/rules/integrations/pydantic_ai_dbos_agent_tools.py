@@ -53,3 +53,15 @@ def fetch_wrapped_after(url: str) -> str:
 @DBOS.workflow()
 def prefetch(url: str) -> str:
     return fetch_wrapped_after(url)  # the name is the step: recorded here
+
+
+@DBOS.step()
+@plain.tool_plain
+def fetch_for_plain(url: str) -> str:
+    # The plain agent runs in no workflow: only the step named here does, recorded.
+    return requests.get(url).text
+
+
+@DBOS.workflow()
+def prefetch_plain(url: str) -> str:
+    return fetch_for_plain(url)

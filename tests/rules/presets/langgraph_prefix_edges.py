@@ -43,7 +43,23 @@ def guarded(state: Ask) -> dict:
     return {"answer": answer}
 
 
+def pick(question: str) -> str:
+    choice = interrupt(question)
+    return f"{choice}-{random.random()}"  # expect: ADK-W002
+
+
+def each(state: Ask) -> dict:
+    # Called in a loop, the helper's tail runs again at every later turn's replay.
+    return {"answer": ",".join(pick(q) for q in ("a?", "b?"))}  # expect: ADK-W005
+
+
+def smoke_test() -> None:
+    # Called directly here, outside any graph: the node is replayed as the graph runs it.
+    guarded({})
+
+
 builder = StateGraph(Ask)
+builder.add_node("each", each)
 builder.add_node("twice", twice)
 builder.add_node("polled", polled)
 builder.add_node("guarded", guarded)
