@@ -152,9 +152,6 @@ class Project:
             if not outer:
                 self._waits_for[id(inner)] = module
 
-    def importers(self) -> list[ModuleInfo]:
-        return list(self._in_progress)
-
     def forget(self, path: Path) -> None:
         """Drop a module whose walk failed, so nothing half-read is reported or followed."""
         key = module_key(path)

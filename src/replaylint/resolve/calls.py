@@ -106,8 +106,7 @@ class Calls(Walker):
         return self._read(node, value) if isinstance(callee, Ext) else value
 
     def _imports_here(self) -> list[ImportEdge]:
-        """The imports of this module and of the modules whose import led to it."""
-        return [e for m in (self.m, *self.project.importers()) for e in m.imports]
+        return self.m.imports
 
     def _callee(self, node: cst.Call) -> tuple[Value | None, Value, Value | None]:
         """(the call's value when it is decided here, else None; what is called; its receiver)."""

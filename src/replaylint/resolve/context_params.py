@@ -7,7 +7,7 @@ The analysis does not carry a caller's arguments into a helper's body (it is wal
 before its callers, or in another module), so the parameter's use decides: one whose name says
 it is a context (`ctx`, `context`, `wf_ctx`), whose method is a call some framework's run
 context records or suspends at (`call_activity`, `run`, `step`, `ctx.step.run`), is that
-framework's context, for a framework the module, or a module importing it, imports.
+framework's context: one the module imports, or, in a module that imports no framework, any.
 """
 
 from __future__ import annotations
@@ -30,10 +30,11 @@ def guessed_context(
 ) -> Ext | None:
     """What `owner` is, when it is an unannotated parameter named as a context (`ctx`), or an
     attribute of one (`ctx.step`), and `owner.method` is a call a framework's run context
-    records or suspends at; None otherwise. Only a framework some module of `imports()` (the
-    module's own, and those of the modules importing it: asked last, as every method call of
-    an unknown object comes here) imports counts: a `contextvars` context's `ctx.run(fn)` in a
-    Temporal project is no framework's."""
+    records or suspends at; None otherwise. In a module that imports frameworks (`imports()`,
+    asked last: every method call of an unknown object comes here), only theirs count: a
+    `contextvars` context's `ctx.run(fn)` beside Temporal is no framework's. One that imports
+    none is a helper of whichever module imports it (the answer must not depend on which is
+    read first): any framework's run context counts."""
     middle: list[str] = []
     while isinstance(owner, cst.Attribute):
         middle.insert(0, owner.attr.value)
@@ -46,10 +47,14 @@ def guessed_context(
     if not _unannotated_parameter(func.node, owner.value):
         return None
     imported = {edge.module for edge in imports()}
-    for preset in frameworks.presets:
-        if not preset.context_type or not any(
-            m == p or m.startswith(p + ".") for m in imported for p in preset.packages
-        ):
+    own = [
+        preset
+        for preset in frameworks.presets
+        if any(m == p or m.startswith(p + ".") for m in imported for p in preset.packages)
+    ]
+    # A module that imports no framework is a helper of whichever imports it: any run context.
+    for preset in own or frameworks.presets:
+        if not preset.context_type:
             continue
         receiver = preset.context_type + "()" + "".join(f".{name}" for name in middle)
         path = f"{receiver}.{method}"

@@ -132,11 +132,6 @@ class ModuleSource(Protocol):
         """`by`'s walk has just made `info` an entry, a recorded zone or a conditional one."""
         ...
 
-    def importers(self) -> list[ModuleInfo]:
-        """The modules whose own statements are being walked, outermost first: the imports
-        that led to the module being walked now."""
-        ...
-
 
 Pending = tuple[FunctionInfo, Scope, "dict[str, Value]", bool]
 
