@@ -25,6 +25,7 @@ def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[Functi
     reach = _reaching(functions)
     made = [f for f in functions if _promote(f, frameworks, reach)]
     callers = _callers(functions)
+    replayed = _reached_from_entries(functions)
     for function in functions:
         # A helper that suspends (`ask_human` calling interrupt()) runs what follows its last
         # suspend once too, when each replayed call of it is its caller's last suspending
@@ -35,7 +36,7 @@ def settle(modules: Iterable[ModuleInfo], frameworks: Frameworks) -> list[Functi
                 preset = frameworks.get(name)
                 if preset is None or not preset.suspends.prefix:
                     continue
-                if _tail_once(function, name, reach, callers):
+                if _tail_once(function, name, reach, callers, replayed):
                     points = _points(function, name, reach)
                     function.dropped = after_last_suspend(function, points)
     return made
@@ -55,18 +56,20 @@ def _tail_once(
     name: str,
     reach: dict[int, set[str]],
     callers: Callable[[FunctionInfo], list[_Caller]],
+    replayed: set[int],
     seen: frozenset[int] = frozenset(),
 ) -> bool:
     """Does what follows `function`'s last suspending call run once? An entry's does (what calls
     it directly, a script or a test, replays nothing); a helper's, when it is called on a
-    replayed path and each such call is its caller's last suspending statement, in no loop or
-    comprehension, in a caller whose own tail runs once."""
+    replayed path (`replayed`: ids of the entries and what they reach) and each such call is its
+    caller's last suspending statement, in no loop or comprehension, in a caller whose own tail
+    runs once."""
     if function.entry is not None:
         return True
     if id(function) in seen:
         return False  # recursion: a later turn may suspend again
     seen = seen | {id(function)}
-    calls = [(c, call) for c, call in callers(function) if _replayed(c, callers, frozenset())]
+    calls = [(c, call) for c, call in callers(function) if id(c) in replayed]
     if not calls:
         return False
     for caller, call in calls:
@@ -79,23 +82,22 @@ def _tail_once(
                 return False
             if _end(body, statement) < _last(body, _points(caller, name, reach)):
                 return False
-        if not _tail_once(caller, name, reach, callers, seen):
+        if not _tail_once(caller, name, reach, callers, replayed, seen):
             return False
     return True
 
 
-def _replayed(
-    function: FunctionInfo,
-    callers: Callable[[FunctionInfo], list[_Caller]],
-    seen: frozenset[int],
-) -> bool:
-    """Is `function` an entry, or called, however indirectly, from one?"""
-    if function.entry is not None:
-        return True
-    if id(function) in seen:
-        return False
-    seen = seen | {id(function)}
-    return any(_replayed(caller, callers, seen) for caller, _ in callers(function))
+def _reached_from_entries(functions: list[FunctionInfo]) -> set[int]:
+    """ids of the entries and of every function their calls reach."""
+    queue = [f for f in functions if f.entry is not None]
+    found = {id(f) for f in queue}
+    while queue:
+        function = queue.pop()
+        for call in function.calls:
+            if not call.dead and id(call.target) not in found:
+                found.add(id(call.target))
+                queue.append(call.target)
+    return found
 
 
 def _again(body: Body, statement: cst.CSTNode, node: cst.CSTNode) -> bool:
