@@ -54,11 +54,8 @@ def _changed_after(body: Body, check: cst.CSTNode, use: cst.CSTNode | None, name
     turn comes back to it)?"""
     start = body.order.get(id(check), -1)
     end = body.order.get(id(use), start) if use is not None else start
-    loops = [
-        loop
-        for loop in _ancestors(body, use)
-        if isinstance(loop, (cst.For, cst.While)) and body.order.get(id(loop), -1) > start
-    ]
+    around = body.loops_around(use) if use is not None else []
+    loops = [loop for loop in around if body.order.get(id(loop), -1) > start]
     for statement in statements_in(body.function.node):
         index = body.order.get(id(statement), -1)
         between = start < index <= end
@@ -67,15 +64,6 @@ def _changed_after(body: Body, check: cst.CSTNode, use: cst.CSTNode | None, name
         ):
             return True
     return False
-
-
-def _ancestors(body: Body, node: cst.CSTNode | None) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-    parent = body.parents.get(id(node)) if node is not None else None
-    while parent is not None:
-        found.append(parent)
-        parent = body.parents.get(id(parent))
-    return found
 
 
 def _changes(statement: cst.CSTNode, name: str) -> bool:

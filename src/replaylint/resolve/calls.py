@@ -12,7 +12,7 @@ from replaylint.resolve.call_args import CallArgs
 from replaylint.resolve.context_params import guessed_context
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
-from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, ImportEdge, Obj, Super
+from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
 from replaylint.resolve.parameters import only_looked_at
 from replaylint.resolve.values import (
     UNKNOWN,
@@ -105,9 +105,6 @@ class Calls(Walker):
         # `getattr(os, "environ")` reads what it folds to (a helper's result is its own report).
         return self._read(node, value) if isinstance(callee, Ext) else value
 
-    def _imports_here(self) -> list[ImportEdge]:
-        return self.m.imports
-
     def _callee(self, node: cst.Call) -> tuple[Value | None, Value, Value | None]:
         """(the call's value when it is decided here, else None; what is called; its receiver)."""
         func = node.func
@@ -117,7 +114,7 @@ class Calls(Walker):
             if owner is UNKNOWN and self.func is not self.m.top:
                 # `ctx.call_activity(send)` in a helper given the workflow's context unannotated.
                 guessed = guessed_context(
-                    self.frameworks, self.func, self._imports_here, func.value, method
+                    self.frameworks, self.func, self.m.imports, func.value, method
                 )
                 owner = guessed or owner
             if isinstance(owner, (Namespace, ModuleTable)) and method in _NAMESPACE_GETTERS:

@@ -12,8 +12,6 @@ framework's context: one the module imports, or, in a module that imports no fra
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import libcst as cst
 
 from replaylint.presets.frameworks import Frameworks
@@ -24,14 +22,14 @@ from replaylint.resolve.values import Ext
 def guessed_context(
     frameworks: Frameworks,
     func: FunctionInfo,
-    imports: Callable[[], list[ImportEdge]],
+    imports: list[ImportEdge],
     owner: cst.BaseExpression,
     method: str,
 ) -> Ext | None:
     """What `owner` is, when it is an unannotated parameter named as a context (`ctx`), or an
     attribute of one (`ctx.step`), and `owner.method` is a call a framework's run context
-    records or suspends at; None otherwise. In a module that imports frameworks (`imports()`,
-    asked last: every method call of an unknown object comes here), only theirs count: a
+    records or suspends at; None otherwise. In a module that imports frameworks (`imports`,
+    looked at last: every method call of an unknown object comes here), only theirs count: a
     `contextvars` context's `ctx.run(fn)` beside Temporal is no framework's. One that imports
     none is a helper of whichever module imports it (the answer must not depend on which is
     read first): any framework's run context counts."""
@@ -46,7 +44,7 @@ def guessed_context(
         return None
     if not _unannotated_parameter(func.node, owner.value):
         return None
-    imported = {edge.module for edge in imports()}
+    imported = {edge.module for edge in imports}
     own = [
         preset
         for preset in frameworks.presets

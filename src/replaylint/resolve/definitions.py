@@ -314,12 +314,6 @@ class Definitions(Wrappers, Annotations):
                     self.m.frameworks.append(preset.name)
                 return
 
-    def _by_framework_base(self, info: ClassInfo) -> bool:
-        """Is this class a workflow because it derives from its framework's base class (not
-        by a decorator, nor by the `workflow-bases` setting, whose subclasses it walks itself)?"""
-        lineage = [info, *info.ancestors()]
-        return any(self.frameworks.workflow_base(p) for c in lineage for p in c.external_bases)
-
     def _class_def(self, node: cst.ClassDef) -> None:
         decorators = self._decorator_paths(node.decorators)
         qualname = f"{self.cls.qualname}.{node.name.value}" if self.cls else node.name.value
@@ -331,7 +325,7 @@ class Definitions(Wrappers, Annotations):
             if isinstance(base, Class):
                 info.local_bases.append(base.info)
                 inherited = self.frameworks.get(base.info.workflow or "")
-                if inherited is not None and self._by_framework_base(base.info):
+                if inherited is not None and base.info.framework_base:
                     # A framework that knows its workflows by their base class knows them
                     # through a local class in between as well.
                     self._workflow_class(info, inherited, True)
