@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing itself is not imported: a re-run may be answered before it
 
 __all__ = ["Finding", "ReplayReport", "__version__", "guard", "guard_source"]
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from replaylint.api import guard, guard_source
     from replaylint.core.findings import Finding
     from replaylint.report.replay_report import ReplayReport

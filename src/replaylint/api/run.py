@@ -225,6 +225,7 @@ def merge(into: Outcome, part: Outcome) -> None:
     into.errors.extend(e for e in part.errors if e not in into.errors)
     for path, entries in part.marks.items():
         into.marks.setdefault(path, []).extend(entries)
+    into.afresh += part.afresh
 
 
 def named_files(paths: Sequence[str]) -> frozenset[str]:

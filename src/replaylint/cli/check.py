@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 from replaylint.cli.options import CheckOptions
+from replaylint.cli.output import echo
+from replaylint.index import rerun
 
 if TYPE_CHECKING:
     from replaylint.core.findings import Report
@@ -239,6 +241,7 @@ def checked(run: Run) -> ReplayReport:
             )
             if comparison is not None:
                 add_comparison(outcome, comparison)
+        rerun.checked_afresh(outcome.afresh)  # a run the index answered whole is remembered
         named = named_files(run.files)
         selection = Selection(run.resolver, run.select, run.ignore, run.extend_select, named)
         return replace(report_from(outcome, selection), cache=run.cache, jobs=run.jobs)
@@ -332,7 +335,7 @@ def _check_once(run: Run) -> int:
     reads_stdin = "-" in options.paths or options.stdin_filename is not None
     nothing = not report.modules and not report.errors and report.files and not reads_stdin
     if nothing and not options.silent and not options.quiet:
-        click.echo(f"replaylint: note: {nothing_recognised(report.files)}", err=True)
+        echo(f"replaylint: note: {nothing_recognised(report.files)}", err=True)
     if not options.silent:
         problem = write_report(report, options)
         if problem is not None:
@@ -370,4 +373,4 @@ def echo_errors(options: CheckOptions, report: Report) -> None:
     if options.silent:
         return
     for line in report.errors:
-        click.echo(f"replaylint: error: {line}", err=True)
+        echo(f"replaylint: error: {line}", err=True)

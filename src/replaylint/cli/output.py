@@ -35,7 +35,7 @@ def write_report(report: ReplayReport, options: CheckOptions) -> str | None:
         text = reporters.render(output_format, report)
     if output_file is None:
         # click strips escape sequences when stdout is no terminal; FORCE_COLOR keeps them.
-        click.echo(text, nl=False, color=True if color else None)
+        echo(text, nl=False, color=True if color else None)
         return None
     try:
         target = Path(output_file)
@@ -44,6 +44,14 @@ def write_report(report: ReplayReport, options: CheckOptions) -> str | None:
     except OSError as error:
         return f"--output-file {output_file}: {error.strerror or error}"
     return None
+
+
+def echo(text: str, *, err: bool = False, nl: bool = True, color: bool | None = None) -> None:
+    """click.echo, and the same text kept for a re-run to print again (index/rerun.py)."""
+    from replaylint.index import rerun
+
+    click.echo(text, err=err, nl=nl, color=color)
+    rerun.said(err, f"{text}\n" if nl else text)
 
 
 def progress_bar(quiet: bool) -> ProgressBar | None:

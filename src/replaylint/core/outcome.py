@@ -17,3 +17,4 @@ class Outcome:
     directives: dict[str, list] = field(default_factory=dict)  # path -> suppressions.Directive
     owners: Owners = field(default_factory=Owners)  # the workflow modules each finding is of
     marks: dict[str, list] = field(default_factory=dict)  # path -> core.marks entries handed
+    afresh: int = 0  # modules checked by this run, rather than taken from the index

@@ -6,6 +6,25 @@ import os
 
 # What marks a repository's root: the folders nothing is looked for above.
 REPOSITORY_MARKERS = (".git", ".hg")
+# What marks a project's folder short of a repository: its build settings.
+PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
+
+
+def project_folder(folder: str) -> str | None:
+    """The repository root holding `folder`, else the outermost folder with a pyproject.toml,
+    setup.py or setup.cfg above it; None when `folder` belongs to no project at all. In `os`
+    terms only: a warm re-run answered from its memo (index/rerun.py) looks for its cache
+    before anything as heavy as pathlib is imported."""
+    current, found = folder, None
+    while True:
+        if any(os.path.exists(os.path.join(current, m)) for m in REPOSITORY_MARKERS):
+            return current
+        if any(os.path.isfile(os.path.join(current, m)) for m in PROJECT_FILES):
+            found = current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return found
+        current = parent
 
 
 def printable(path: str) -> str:

@@ -70,6 +70,7 @@ def check_group(
         fresh += _compute(others, summary, config, tick, jobs, project, limit)
     candidates = {real(d.path) for d in decisions}
     outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
+    outcome.afresh = len(fresh)
     if index is not None:
         index.update(fresh, extra_paths, tree, set(files), candidates)
         index.store()

@@ -21,8 +21,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-SCHEMA = 2  # 2: files are remembered by stat stamp (ctime, inode), candidates by content
-FOLDER = ".replaylint_cache"
+from replaylint.index.location import FOLDER, SCHEMA, project_cache
+
+__all__ = ["FOLDER", "SCHEMA", "Cache", "default_root"]
 _TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# replaylint's cache (bford.info/cachedir)\n"
 
 
@@ -108,16 +109,11 @@ def default_root(start: Path | None = None) -> Path:
     (the first path checked; default: the working directory), else, outside any project, a
     folder of the user's cache named after `start`'s folder: never a stray folder of the
     working directory (`/` included)."""
-    from_env = os.environ.get("REPLAYLINT_CACHE_DIR")
-    if from_env:
-        return Path(from_env)
-    from replaylint.project.roots import find_project
-
+    found = project_cache(os.fspath(start) if start is not None else None)
+    if found is not None:
+        return Path(found)
     where = (start or Path.cwd()).resolve()
     folder = where if where.is_dir() else where.parent
-    project = find_project(folder)
-    if project is not None:
-        return project / FOLDER
     import hashlib
 
     import platformdirs

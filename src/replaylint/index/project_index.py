@@ -52,13 +52,18 @@ def own_key() -> str:
 
 
 @functools.cache
-def _own_files() -> bytes:
-    """Sizes and mtimes of replaylint's own modules and data: an edit to an installed or
-    editable replaylint makes a new cache, even at the same version. Read once per process:
-    the code running is the code this process imported."""
+def own_files() -> tuple[str, ...]:
+    """replaylint's own modules and data (an installed or an editable copy). Listed once per
+    process: the code running is the code this process imported."""
     from replaylint.core.docs import rules_dir
 
-    return _stamps([Path(__file__).parents[1], rules_dir()], (".py", ".toml", ".json"))
+    return _files([Path(__file__).parents[1], rules_dir()], (".py", ".toml", ".json"))
+
+
+def _own_files() -> bytes:
+    """Sizes and mtimes of replaylint's own files: an edit to an installed or editable
+    replaylint makes a new cache, even at the same version."""
+    return _stamps(own_files())
 
 
 def _followed_files(follow: tuple[str, ...]) -> bytes:
@@ -77,24 +82,29 @@ def _followed_files(follow: tuple[str, ...]) -> bytes:
         if spec is not None:
             locations = list(spec.submodule_search_locations or [])
             folders += [Path(p) for p in locations] or ([Path(spec.origin)] if spec.origin else [])
-    return _stamps(folders, (".py",))
+    return _stamps(_files(folders, (".py",)))
 
 
-def _stamps(places: list[Path], suffixes: tuple[str, ...]) -> bytes:
-    """Path, size and mtime of each file with one of `suffixes` under `places`, bytecode
-    folders left out (a warm run pays for this walk: 7 ms of listing `__pycache__`)."""
-    entries = []
+def _files(places: list[Path], suffixes: tuple[str, ...]) -> tuple[str, ...]:
+    """Each file with one of `suffixes` under `places`, bytecode folders left out (a warm run
+    pays for this walk: 7 ms of listing `__pycache__`)."""
+    files = []
     for place in places:
         if not place.is_dir():
-            files = [str(place)] if place.suffix in suffixes else []
-        else:
-            files = []
-            for folder, folders, names in os.walk(place):
-                folders[:] = sorted(f for f in folders if f != "__pycache__")
-                files += [os.path.join(folder, n) for n in sorted(names) if n.endswith(suffixes)]
-        for file in files:
-            stat = os.stat(file)
-            entries.append(f"{file}:{stat.st_size}:{stat.st_mtime_ns}")
+            files += [str(place)] if place.suffix in suffixes else []
+            continue
+        for folder, folders, names in os.walk(place):
+            folders[:] = sorted(f for f in folders if f != "__pycache__")
+            files += [os.path.join(folder, n) for n in sorted(names) if n.endswith(suffixes)]
+    return tuple(files)
+
+
+def _stamps(files: tuple[str, ...]) -> bytes:
+    """Path, size and mtime of each file."""
+    entries = []
+    for file in files:
+        stat = os.stat(file)
+        entries.append(f"{file}:{stat.st_size}:{stat.st_mtime_ns}")
     return os.fsencode("\n".join(entries))
 
 

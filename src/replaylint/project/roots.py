@@ -13,7 +13,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from replaylint.core.paths import REPOSITORY_MARKERS
+from replaylint.core.paths import PROJECT_FILES, REPOSITORY_MARKERS, project_folder
 from replaylint.presets.shipped import preset_packages
 
 STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"__future__"}
@@ -32,7 +32,6 @@ def _never_local() -> frozenset[str]:
     return STDLIB | framework_tops() | {"replaylint"}
 
 
-_PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 _UNMARKED_DEPTH = 8  # folders searched above a file that belongs to no project at all
 
 
@@ -44,15 +43,8 @@ def project_root(folder: Path) -> Path:
 def find_project(folder: Path) -> Path | None:
     """The repository root holding `folder`, else the outermost folder with a pyproject.toml,
     setup.py or setup.cfg above it; None when `folder` belongs to no project at all."""
-    current, found = folder, None
-    while True:
-        if any((current / m).exists() for m in REPOSITORY_MARKERS):
-            return current
-        if any((current / m).is_file() for m in _PROJECT_FILES):
-            found = current
-        if current.parent == current:
-            return found
-        current = current.parent
+    found = project_folder(os.fspath(folder))
+    return Path(found) if found is not None else None
 
 
 def never_local(dotted: str) -> bool:
@@ -99,7 +91,7 @@ class Roots:
             repository = False
             while True:
                 repository = any((current / m).exists() for m in REPOSITORY_MARKERS)
-                if repository or any((current / m).is_file() for m in _PROJECT_FILES):
+                if repository or any((current / m).is_file() for m in PROJECT_FILES):
                     roots.append(current)
                     if (current / "src").is_dir():
                         roots.append(current / "src")

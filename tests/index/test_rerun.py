@@ -1,0 +1,217 @@
+"""A warm re-run answered from the memo of the last identical run (index/rerun.py): the same
+output and exit status, and never once anything that run read has changed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from replaylint.__main__ import main
+from replaylint.index import rerun
+
+FLOW = (
+    "import random\n\n"
+    "from temporalio import workflow\n\n\n"
+    "@workflow.defn\n"
+    "class Draw:\n"
+    "    @workflow.run\n"
+    "    async def run(self) -> float:\n"
+    "        return random.random()\n"
+)
+CLEAN = FLOW.replace("random.random()", "workflow.random().random()")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (root / "flows.py").write_text(FLOW)
+    monkeypatch.chdir(root)
+    # Files written a moment ago are "racily clean" (stamps.py): a memo would never be
+    # trusted within the test. Each edit below changes a file's size as well as its stamp.
+    monkeypatch.setattr(rerun, "RACY_SECONDS", 0.0)
+    for name in ("REPLAYLINT_CACHE_DIR", "FORCE_COLOR", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    return root
+
+
+def _made(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[object, str, str]:
+    """The run made in full, as the command line makes it (status, stdout, stderr)."""
+    sys_argv = sys.argv
+    sys.argv = ["replaylint", *argv]
+    try:
+        with pytest.raises(SystemExit) as end:
+            main()
+    finally:
+        sys.argv = sys_argv
+    out, err = capsys.readouterr()
+    return end.value.code, out, err
+
+
+def _answered(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[object, str, str]:
+    """What the memo alone answers (status None: it does not)."""
+    code = rerun.answer(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _warm(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[object, str, str]:
+    _made(argv, capsys)  # cold: modules checked afresh, nothing remembered
+    assert _answered(argv, capsys)[0] is None
+    return _made(argv, capsys)  # warm: the index answered it whole, so it is remembered
+
+
+def test_a_warm_runs_output_and_status_answer_the_next(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    warm = _warm(["check", "."], capsys)
+    assert warm[0] == 1
+    assert "flows.py:10: ADK-W002" in warm[1]
+    assert _answered(["check", "."], capsys) == warm
+    assert len(list((project / ".replaylint_cache").glob("v*/rerun-*.marshal"))) == 1
+
+
+def test_a_note_on_stderr_is_answered_too(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "flows.py").write_text("x = 1\n")
+    cold = _made(["check", "."], capsys)  # no candidate: nothing is checked afresh even now
+    warm = _made(["check", "."], capsys)
+    assert cold == warm
+    assert warm[0] == 0
+    assert warm[2].startswith("replaylint: note: no workflow module in 1 file checked")
+    assert _answered(["check", "."], capsys) == warm
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "edit the module",
+        "add a module",
+        "remove the module",
+        "settings in the folder",
+        "settings above the project",
+    ],
+)
+def test_nothing_changed_since_is_answered_never_a_change(
+    project: Path, capsys: pytest.CaptureFixture[str], change: str
+) -> None:
+    _warm(["check", "."], capsys)
+    if change == "edit the module":
+        (project / "flows.py").write_text(CLEAN)
+    elif change == "add a module":
+        (project / "more.py").write_text(FLOW.replace("Draw", "More"))
+    elif change == "remove the module":
+        (project / "flows.py").unlink()
+    elif change == "settings in the folder":
+        (project / "replaylint.toml").write_text('ignore = ["ADK-W002"]\n')
+    else:
+        (project.parent / ".replaylint.toml").write_text('ignore = ["ADK-W002"]\n')
+    assert _answered(["check", "."], capsys)[0] is None
+    made = _made(["check", "."], capsys)
+    assert "ADK-W002" not in made[1] or change == "add a module"
+    again = _made(["check", "."], capsys)  # the index answers it whole: remembered anew
+    assert _answered(["check", "."], capsys) == again == made
+
+
+def test_other_arguments_or_terminals_are_not_answered_by_it(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _warm(["check", "."], capsys)
+    assert _answered(["check", "--format", "json", "."], capsys)[0] is None
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert _answered(["check", "."], capsys)[0] is None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["check", "--fix"],
+        ["check", "--diff", "."],
+        ["check", "-"],
+        ["check", "--stdin-filename", "x.py"],
+        ["check", "-v"],
+        ["check", "--debug"],
+        ["check", "-n"],
+        ["check", "--no-cache"],
+        ["check", "--base", "main"],
+        ["check", "--base=main"],
+        ["check", "-o", "report.txt"],
+        ["check", "--watch"],
+        ["check", "--add-ignore"],
+        ["check", "--show-files"],
+        ["check", "-qv"],
+        ["check", "--", "x.py"],
+        ["check", "--select"],
+        ["rule", "ADK-W001"],
+        [],
+    ],
+)
+def test_forms_that_print_edit_or_read_anything_else_are_never_answered(
+    argv: list[str],
+) -> None:
+    assert rerun.answerable(argv) is None
+
+
+def test_the_plain_forms_are_answerable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REPLAYLINT_CACHE_DIR", raising=False)
+    argv = ["check", "--select", "ADK-W002", "-j", "2", "-q", "src", "--format=json"]
+    assert rerun.answerable(argv) == (["src"], None)
+    assert rerun.answerable(["check", "--cache-dir=/c", "a.py", "-j2"]) == (["a.py"], "/c")
+
+
+def test_a_stamp_within_a_clock_tick_of_the_run_is_not_trusted(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("x = 1\n")
+    stamps = {str(module): rerun.stamp_of(os.stat(module)), str(tmp_path / "gone.py"): None}
+    assert not rerun._unchanged(stamps, time.time())  # written just now: an edit may hide
+    assert rerun._unchanged(stamps, time.time() + 2 * rerun.RACY_SECONDS)
+    (tmp_path / "gone.py").write_text("")  # a path that was missing, made since
+    assert not rerun._unchanged(stamps, time.time() + 2 * rerun.RACY_SECONDS)
+
+
+def test_a_run_that_started_another_process_is_not_remembered(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _warm(["check", "."], capsys)
+    memo = next((project / ".replaylint_cache").glob("v*/rerun-*.marshal"))
+    memo.unlink()
+    recording = rerun.Recording(["check", "."])
+    recording.heard("os.fork", ())
+    recording.keep(1)
+    assert not memo.exists()
+    rerun.Recording(["check", "."]).keep(1)  # the same, with no process started
+    assert memo.exists()
+
+
+def test_the_command_answers_its_next_run_without_importing_the_checker(
+    tmp_path: Path,
+) -> None:
+    """The real entry point, in processes of its own, with the real clock tick."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (root / "flows.py").write_text(FLOW)
+    # The cache outside the project: its first writing would make the project's own folder
+    # too recent to trust for another clock tick.
+    env = {**os.environ, "REPLAYLINT_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("FORCE_COLOR", None)
+    command = [sys.executable, "-X", "importtime", "-m", "replaylint", "check", "."]
+
+    def made() -> tuple[int, str, bool]:
+        done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env)
+        return done.returncode, done.stdout, " click" in done.stderr
+
+    time.sleep(rerun.RACY_SECONDS + 0.2)  # the files' stamps are then trusted
+    cold, warm, answered = made(), made(), made()
+    assert cold == warm[:2] + (True,) and warm[2]
+    assert answered == (1, warm[1], False)
+    assert "flows.py:10: ADK-W002" in answered[1]
+    (root / "flows.py").write_text(CLEAN)
+    assert made()[:2] == (0, "0 findings in 1 workflow module (1 file checked).\n")
