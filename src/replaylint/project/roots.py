@@ -100,8 +100,8 @@ class Roots:
                 current = current.parent
             if roots:
                 found = (roots, True)
-            else:  # no project anywhere above: the folders above stand in, as far as before
-                found = ([folder, *folder.parents][:_UNMARKED_DEPTH], False)
+            else:  # no project anywhere above: the folders above stand in
+                found = (_stand_ins(folder), False)
         self._by_folder[folder] = found
         return found
 
@@ -156,6 +156,16 @@ class Roots:
                 self._listed[base] = None
         names = self._listed[base]
         return names is None or first in names or f"{first}.py" in names
+
+
+def _stand_ins(folder: Path) -> list[Path]:
+    """The import roots of a file of no project (no repository, no pyproject.toml: an exported
+    tree, an Azure Functions app): every folder above it up to the working directory, where
+    such an app is run from, however deep; or, outside it, the nearest few."""
+    above = [folder, *folder.parents]
+    here = Path.cwd()
+    depth = above.index(here) + 1 if here in above else 0
+    return above[: max(depth, _UNMARKED_DEPTH)]
 
 
 def _is_file(path: Path) -> bool:
