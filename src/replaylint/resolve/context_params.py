@@ -26,9 +26,9 @@ def guessed_context(
     owner: cst.BaseExpression,
     method: str,
 ) -> Ext | None:
-    """What `owner` is, when it is an unannotated parameter named as a context (`ctx`), or an
-    attribute of one (`ctx.step`), and `owner.method` is a call a framework's run context
-    records or suspends at; None otherwise. In a module that imports frameworks (`imports`,
+    """What `owner` is, when it is a parameter named as a context (`ctx`) whose annotation says
+    nothing of its type (none, `Any`, `object`), or an attribute of one (`ctx.step`), and
+    `owner.method` is a call a framework's run context records or suspends at; None otherwise. In a module that imports frameworks (`imports`,
     looked at last: every method call of an unknown object comes here), only theirs count: a
     `contextvars` context's `ctx.run(fn)` beside Temporal is no framework's. One that imports
     none is a helper of whichever module imports it (the answer must not depend on which is
@@ -62,8 +62,21 @@ def guessed_context(
 
 
 def _unannotated_parameter(node: cst.CSTNode, name: str) -> bool:
+    """Is `name` a parameter whose annotation says nothing of its type (none, `Any`,
+    `typing.Any`, `object`)?"""
     if not isinstance(node, (cst.FunctionDef, cst.Lambda)):
         return False
     params = node.params
     every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    return any(p.name.value == name and p.annotation is None for p in every)
+    return any(p.name.value == name and _says_nothing(p.annotation) for p in every)
+
+
+def _says_nothing(annotation: cst.Annotation | None) -> bool:
+    if annotation is None:
+        return True
+    spelled = annotation.annotation
+    if isinstance(spelled, cst.SimpleString):  # `ctx: "Any"`
+        return spelled.value.strip("\"'") in ("Any", "object")
+    if isinstance(spelled, cst.Attribute):  # `typing.Any`, `t.Any`
+        return spelled.attr.value == "Any"
+    return isinstance(spelled, cst.Name) and spelled.value in ("Any", "object")
