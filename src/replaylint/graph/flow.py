@@ -180,6 +180,8 @@ class Flow:
                 if isinstance(parent, cst.If) and parent.test is keyed:
                     if fills_a_cache(function, parent, self.body, self.sinks.command):
                         return None  # whether a once-per-process cache is filled: no decision
+                if isinstance(parent, cst.If) and self._only_logs(function, parent):
+                    return None  # which way it goes, a log line is written or not
                 return Decision(decided, function, parent, here)
             if isinstance(parent, cst.Return):
                 return self._returned(function, parent, here, back, stack)
@@ -259,6 +261,34 @@ class Flow:
             self._stored(function, [call.func.value], here, back, stack)
         stack.append((function, call, back))  # what the call returns carries the value on
         return None
+
+    def _only_logs(self, function: FunctionInfo, branch: cst.If) -> bool:
+        """Does every block of the branch (its `elif`s and `else` too) only write log lines,
+        or nothing, and some a line (`if legacy and not new: warnings.warn(...)`)? A branch
+        of `pass` alone is still taken for a decision, as it is written to be one."""
+        logs = False
+        blocks: list[cst.BaseSuite] = [branch.body]
+        rest = branch.orelse
+        while rest is not None:
+            blocks.append(rest.body)
+            rest = rest.orelse if isinstance(rest, cst.If) else None
+        for block in blocks:
+            lines = block.body if isinstance(block, cst.IndentedBlock) else [block]
+            for line in lines:
+                if not isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+                    return False
+                for small in line.body:
+                    if isinstance(small, cst.Pass):
+                        continue
+                    call = small.value if isinstance(small, cst.Expr) else None
+                    if isinstance(call, cst.Await):
+                        call = call.expression
+                    if not isinstance(call, cst.Call):
+                        return False
+                    if not self._logs(function.external.get(id(call), ""), call):
+                        return False
+                    logs = True
+        return logs
 
     def _logs(self, path: str, call: cst.Call) -> bool:
         if path:
