@@ -16,7 +16,15 @@ from replaylint.graph.state import (
     written_state,
 )
 from replaylint.resolve.facts import CLASS, MODULE, MUTATORS, Fact, MethodCall, Store
-from replaylint.resolve.model import Class, Func, FunctionInfo, Hit, LocalModule, Obj
+from replaylint.resolve.model import (
+    Class,
+    Func,
+    FunctionInfo,
+    Hit,
+    LocalModule,
+    ModuleInfo,
+    Obj,
+)
 from replaylint.resolve.values import Const, Ext, Value
 from replaylint.rules.base import FactRule, Reason, Replay
 
@@ -89,7 +97,9 @@ class ModuleStateInWorkflow(FactRule):
         if sandboxed(replay.module, function, replay.frameworks, replay.unsandboxed):
             shared = passed_through(module, replay.frameworks)
             shared |= passed_through(replay.module, replay.frameworks)
-            if owner is None or not ({root.value, owner} & shared):
+            if owner is None and _named_in(module, shared):
+                pass  # the module's own global, and the module is passed through: shared
+            elif owner is None or not ({root.value, owner} & shared):
                 return None  # each run imports its own copy of the module
         if owner is not None:
             return Reason("it changes another module's object, which every run on a worker shares")
@@ -105,10 +115,32 @@ class ModuleStateInWorkflow(FactRule):
         return Reason("it is read back into", decision) if decision is not None else None
 
 
+def _named_in(module: ModuleInfo, names: set[str]) -> bool:
+    """Is the module, or a package holding it, among `names` (modules passed through)?"""
+    for dotted in {module.name, module.canonical} - {""}:
+        parts = dotted.split(".")
+        if any(".".join(parts[:end]) in names for end in range(1, len(parts) + 1)):
+            return True
+    return False
+
+
 def _first_write(fact: Store) -> bool:
+    """Is the store the filling of a once-per-process cache (`if _client is None: _client =
+    Client()`)? Not when what it keeps is the function's own argument (`if MODE is None: MODE
+    = mode`): the first run's input, then pinned for every later run on the worker."""
     statement = fact.site.statement
     function = fact.site.function
-    return statement is not None and first_write(function, statement, fact.node)
+    if statement is None or not first_write(function, statement, fact.node):
+        return False
+    small = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
+    stores = [s for s in small if isinstance(s, (cst.Assign, cst.AnnAssign))]
+    value = stores[0].value if len(stores) == 1 else None
+    node = function.node
+    if isinstance(value, cst.Name) and isinstance(node, cst.FunctionDef):
+        params = node.params
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        return all(p.name.value != value.value for p in every)
+    return True
 
 
 def _module_global(flow: Flow, function: FunctionInfo, name: str) -> bool:
