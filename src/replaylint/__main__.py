@@ -1,28 +1,31 @@
 """`replaylint` and `python -m replaylint` run the command line. A re-run whose last identical
-run is remembered is answered before the command line is even imported (index/rerun.py)."""
+run is remembered is answered before the command line is even imported (index/rerun.py); a run
+that may be is recorded as it goes (index/recording.py)."""
 
 import sys
 
 
 def main() -> None:
-    from replaylint.index import rerun
+    from replaylint.index.rerun import answer
 
     argv = sys.argv[1:]
-    code = rerun.answer(argv)
+    code = answer(argv)
     if code is not None:
         sys.exit(code)
-    recording = rerun.record(argv)
+    from replaylint.index import recording
+
+    run = recording.record(argv)
     from replaylint.cli.main import main as command_line
 
     try:
         command_line()
     except SystemExit as end:
-        rerun.stop()
-        if recording is not None:
-            recording.keep(end.code)
+        recording.stop()
+        if run is not None:
+            run.keep(end.code)
         raise
     finally:
-        rerun.stop()
+        recording.stop()
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from replaylint.__main__ import main
-from replaylint.index import rerun
+from replaylint.index import recording, rerun
 
 FLOW = (
     "import random\n\n"
@@ -36,6 +36,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # Files written a moment ago are "racily clean" (stamps.py): a memo would never be
     # trusted within the test. Each edit below changes a file's size as well as its stamp.
     monkeypatch.setattr(rerun, "RACY_SECONDS", 0.0)
+    monkeypatch.setattr(recording, "RACY_SECONDS", 0.0)
     for name in ("REPLAYLINT_CACHE_DIR", "FORCE_COLOR", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     return root
@@ -182,11 +183,13 @@ def test_a_run_that_started_another_process_is_not_remembered(
     _warm(["check", "."], capsys)
     memo = next((project / ".replaylint_cache").glob("v*/rerun-*.marshal"))
     memo.unlink()
-    recording = rerun.Recording(["check", "."])
-    recording.heard("os.fork", ())
-    recording.keep(1)
+    where = rerun.memo_file(["check", "."])
+    assert where is not None
+    run = recording.Recording(["check", "."], where)
+    run.heard("os.fork", ())
+    run.keep(1)
     assert not memo.exists()
-    rerun.Recording(["check", "."]).keep(1)  # the same, with no process started
+    recording.Recording(["check", "."], where).keep(1)  # the same, with no process started
     assert memo.exists()
 
 
@@ -215,3 +218,61 @@ def test_the_command_answers_its_next_run_without_importing_the_checker(
     assert "flows.py:10: ADK-W002" in answered[1]
     (root / "flows.py").write_text(CLEAN)
     assert made()[:2] == (0, "0 findings in 1 workflow module (1 file checked).\n")
+
+
+def test_another_import_path_is_not_answered_by_it(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PYTHONPATH decides which installed package `follow` reads: another is another run."""
+    warm = _warm(["check", "."], capsys)
+    with monkeypatch.context() as patched:
+        patched.setattr(sys, "path", [*sys.path, str(project / "elsewhere")])
+        assert _answered(["check", "."], capsys)[0] is None
+    assert _answered(["check", "."], capsys) == warm
+
+
+def test_a_folder_that_stops_being_a_virtual_environment_is_seen(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "env").mkdir()
+    (project / "env" / "pyvenv.cfg").write_text("home = /usr\n")
+    (project / "env" / "more.py").write_text(FLOW.replace("Draw", "More"))
+    assert "env/more.py" not in _warm(["check", "."], capsys)[1]  # skipped, as a venv is
+    (project / "env" / "pyvenv.cfg").unlink()
+    assert _answered(["check", "."], capsys)[0] is None
+    assert "env/more.py:10: ADK-W002" in _made(["check", "."], capsys)[1]
+
+
+def test_a_cache_in_the_project_folder_itself_hides_no_edit(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["check", "--cache-dir", str(project), "."]
+    assert "ADK-W002" in _warm(argv, capsys)[1]
+    with open(project / "flows.py", "r+") as module:  # in place: the folder's stamp stays
+        module.write(CLEAN)
+    assert _answered(argv, capsys)[0] is None
+    assert _made(argv, capsys)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"code": "1"},
+        {"code": 2**70},
+        {"code": 2},
+        {"started": float("nan")},
+        {"said": [(1, "flows.py")]},
+        {"said": [(False, b"flows.py")]},
+        {"stamps": None},
+    ],
+)
+def test_a_memo_of_another_shape_answers_nothing_and_prints_nothing(
+    project: Path, capsys: pytest.CaptureFixture[str], damage: dict[str, object]
+) -> None:
+    import marshal
+
+    _warm(["check", "."], capsys)
+    path = next((project / ".replaylint_cache").glob("v*/rerun-*.marshal"))
+    memo = marshal.loads(path.read_bytes())
+    path.write_bytes(marshal.dumps({**memo, **damage}))
+    assert _answered(["check", "."], capsys) == (None, "", "")

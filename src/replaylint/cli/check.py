@@ -16,7 +16,7 @@ import click
 
 from replaylint.cli.options import CheckOptions
 from replaylint.cli.output import echo
-from replaylint.index import rerun
+from replaylint.index import recording
 
 if TYPE_CHECKING:
     from replaylint.core.findings import Report
@@ -241,7 +241,7 @@ def checked(run: Run) -> ReplayReport:
             )
             if comparison is not None:
                 add_comparison(outcome, comparison)
-        rerun.checked_afresh(outcome.afresh)  # a run the index answered whole is remembered
+        recording.checked_afresh(outcome.afresh)  # a run the index answered whole is remembered
         named = named_files(run.files)
         selection = Selection(run.resolver, run.select, run.ignore, run.extend_select, named)
         return replace(report_from(outcome, selection), cache=run.cache, jobs=run.jobs)

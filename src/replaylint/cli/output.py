@@ -47,11 +47,11 @@ def write_report(report: ReplayReport, options: CheckOptions) -> str | None:
 
 
 def echo(text: str, *, err: bool = False, nl: bool = True, color: bool | None = None) -> None:
-    """click.echo, and the same text kept for a re-run to print again (index/rerun.py)."""
-    from replaylint.index import rerun
+    """click.echo, and the same text kept for a re-run to print again (index/recording.py)."""
+    from replaylint.index import recording
 
     click.echo(text, err=err, nl=nl, color=color)
-    rerun.said(err, f"{text}\n" if nl else text)
+    recording.said(err, f"{text}\n" if nl else text)
 
 
 def progress_bar(quiet: bool) -> ProgressBar | None:

@@ -82,7 +82,18 @@ def _followed_files(follow: tuple[str, ...]) -> bytes:
         if spec is not None:
             locations = list(spec.submodule_search_locations or [])
             folders += [Path(p) for p in locations] or ([Path(spec.origin)] if spec.origin else [])
-    return _stamps(_files(folders, (".py",)))
+    files = _files(folders, (".py",))
+    _FOLLOWED.update(files)
+    return _stamps(files)
+
+
+_FOLLOWED: set[str] = set()
+
+
+def followed_files() -> set[str]:
+    """The files of followed packages this process stamped for an index's key (recording.py
+    keeps their stamps too: the key is never worked out by a re-run that a memo answers)."""
+    return set(_FOLLOWED)
 
 
 def _files(places: list[Path], suffixes: tuple[str, ...]) -> tuple[str, ...]:
