@@ -156,9 +156,10 @@ class Body:
             current = self.parents.get(id(current))
         return False
 
-    def uses_after(self, name: str, statement: cst.CSTNode) -> list[cst.Name]:
+    def uses_after(self, name: str, statement: cst.CSTNode, within: bool = False) -> list[cst.Name]:
         """Where the value `name` gets in `statement` is read: later in the body until an
-        unconditional rebinding in the same block, and anywhere in a loop around both."""
+        unconditional rebinding in the same block, and anywhere in a loop around both; with
+        `within` (an assignment expression), in the statement itself too."""
         start = self.order.get(id(statement), -1)
         end = self._rebinding_after(name, statement)
         loops = self.loops_around(statement)
@@ -168,6 +169,9 @@ class Body:
             if home is None:
                 continue
             position = self.order.get(id(home), -1)
+            if home is statement and within:
+                found.append(use)  # `f(c) for r in rows if (c := g(r))`: read after the store
+                continue
             if home is statement and not isinstance(statement, cst.BaseCompoundStatement):
                 continue  # `x = x + 1`: the read comes before this store
             later = position > start and (end is None or position <= end)

@@ -195,7 +195,8 @@ class Flow:
                     return self._stored(function, targets, here, back, stack)
                 return None
             if isinstance(parent, cst.NamedExpr) and parent.value is child and here is not None:
-                self._stored(function, [parent.target], here, back, stack)
+                # Read later in its own statement too: `[f(c) for r in rows if (c := g(r))]`.
+                self._stored(function, [parent.target], here, back, stack, walrus=True)
             if isinstance(parent, cst.WithItem) and parent.asname is not None and here:
                 return self._stored(function, [parent.asname.name], here, back, stack)
             if isinstance(parent, STATEMENTS):
@@ -305,6 +306,7 @@ class Flow:
         statement: cst.CSTNode,
         back: _Back | None,
         stack: list[_Item],
+        walrus: bool = False,
     ) -> Decision | None:
         body = self.body(function)
         while targets:
@@ -330,7 +332,8 @@ class Flow:
                     continue  # a cache filled once per process
                 stack.extend((f, read, None) for f, read in self.global_reads(function, name))
                 continue
-            stack.extend((function, use, back) for use in body.uses_after(name, statement))
+            uses = body.uses_after(name, statement, walrus)
+            stack.extend((function, use, back) for use in uses)
         return None
 
     def only_handed_to_commands(self, function: FunctionInfo, node: cst.CSTNode) -> bool:
