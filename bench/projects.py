@@ -107,9 +107,10 @@ def bench_tree(tree: Path, runs: int) -> dict:
         for _ in range(runs):
             for name, command in commands.items():
                 samples[name].append(measure(command, tree))
-            if edited is not None:
-                os.utime(edited)  # a new stamp, the same bytes: the index reuses every record
-                samples[touched].append(measure(commands["replaylint warm"], tree))
+        for _ in range(runs if edited is not None else 0):
+            assert edited is not None
+            os.utime(edited)  # a new stamp, the same bytes: the index reuses every record
+            samples[touched].append(measure(commands["replaylint warm"], tree))
         for index in range(runs if edited is not None else 0):
             assert edited is not None
             edit = original + f"\n# bench edit {index}\n".encode()
