@@ -121,7 +121,9 @@ class Expressions(Walker):
                 return Func(found.info, bound=isinstance(value, Obj))
             if found is None and isinstance(value, Class):
                 return self._inherited(value.info, name)
-            return found if found is not None else UNKNOWN
+            if found is None:
+                return self._client_member(value.info, name)
+            return found
         return UNKNOWN
 
     def _inherited(self, info: ClassInfo, name: str) -> Value:
@@ -132,6 +134,19 @@ class Expressions(Walker):
                 candidate = f"{external}.{name}"
                 if candidate in self.catalog.calls:
                     return Ext(candidate)
+                client = self.catalog.client_class(candidate)
+                if client is not None:
+                    return Ext(f"{client}()")  # `Post.objects` of a Django model: its manager
+        return UNKNOWN
+
+    def _client_member(self, info: ClassInfo, name: str) -> Value:
+        """`PostManager().filter` of `class PostManager(models.Manager)`: a method the local
+        class leaves to an outside base that the catalog knows as a client is that client's."""
+        for current in info.lineage():
+            for external in current.external_bases:
+                client = self.catalog.client_class(external)
+                if client is not None:
+                    return Ext(f"{client}().{name}")
         return UNKNOWN
 
     def _await(self, node: cst.Await) -> Value:
