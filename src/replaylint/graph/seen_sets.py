@@ -1,8 +1,10 @@
 """Sets of identities a run builds only to ask "have I met this object already?" (a walk over
-an exception chain or a graph that stops at a cycle). Whether `id(x)` is in such a set comes
-out the same in every process: the set holds the identities of this run's own objects, and
-nothing reads the numbers back out of it. So a key kept there, or tested against it, decides
-nothing (graph/flow.py); a set that is iterated, returned or handed on is followed as before."""
+an exception chain or a graph that stops at a cycle), and dicts it builds to keep an entry per
+object (`memo = {}`, then `if key not in memo: memo[key] = build(x)`, `memo[key]`). Whether
+`id(x)` is in such a container comes out the same in every process: it holds the identities of
+this run's own objects, and nothing reads the numbers back out of it. So a key kept there, or
+tested against it, decides nothing (graph/flow.py); a container that is iterated, returned or
+handed on is followed as before."""
 
 from __future__ import annotations
 
@@ -13,6 +15,9 @@ from replaylint.parse.children import children, mentions
 
 # The calls by which such a set takes a key in, or lets one go: none hands a number back.
 _KEEPING = frozenset({"add", "discard", "remove"})
+# The calls by which such a dict finds, keeps or drops the entry of a key: each hands back the
+# entry, never a key.
+_ENTRIES = frozenset({"get", "setdefault", "pop"})
 _FRESH = frozenset({"set", "dict"})
 
 
@@ -56,13 +61,20 @@ def _container(body: Body, key: cst.CSTNode) -> cst.Name | None:
 
 
 def _membership_use(body: Body, use: cst.Name) -> bool:
-    """`k in seen`, `k not in seen`, or `seen.add(k)` (and discard, remove) as a statement."""
+    """`k in seen`, `k not in seen`, or `seen.add(k)` (and discard, remove) as a statement; of
+    a dict, an entry found, kept or dropped by its key (`memo[k]`, `memo.get(k)`)."""
     parent = body.parent_of(use)
     if isinstance(parent, cst.ComparisonTarget):
         return parent.comparator is use and isinstance(parent.operator, (cst.In, cst.NotIn))
+    if isinstance(parent, cst.Subscript) and parent.value is use:
+        return True
     if isinstance(parent, cst.Attribute) and parent.value is use:
         call = body.parent_of(parent)
-        if isinstance(call, cst.Call) and call.func is parent and parent.attr.value in _KEEPING:
+        if not isinstance(call, cst.Call) or call.func is not parent:
+            return False
+        if parent.attr.value in _ENTRIES:
+            return True
+        if parent.attr.value in _KEEPING:
             return isinstance(body.parent_of(call), cst.Expr)  # what it returns is not kept
     return False
 
@@ -88,12 +100,18 @@ def _made_fresh(body: Body, name: str) -> bool:
                 if len(targets) != 1 or not _empty(node.value):
                     return False
                 made = True
-            elif any(mentions(t, name) for t in targets):
+            elif any(mentions(t, name) and not _entry_of(t, name) for t in targets):
                 return False  # unpacked into (`seen, n = other, 0`): another object
         elif _rebinds(node, name):
             return False  # `for seen in groups`, `(seen := load())`, `with open() as seen`
         stack.extend(children(node))
     return made
+
+
+def _entry_of(target: cst.BaseExpression, name: str) -> bool:
+    """`memo[k] = v`: an entry of the container stored, the container itself kept."""
+    value = target.value if isinstance(target, cst.Subscript) else None
+    return isinstance(value, cst.Name) and value.value == name
 
 
 def _rebinds(node: cst.CSTNode, name: str) -> bool:

@@ -71,6 +71,31 @@ def rebound_by_walrus(load, items: list[object]) -> int:
     return count
 
 
+def build(item: object) -> str:
+    return str(item)
+
+
+def memo_per_object(items: list[object]) -> list[str]:
+    """A dict of the run's own objects' entries, found by identity: never iterated."""
+    memo: dict[int, str] = {}
+    out = []
+    for item in items:
+        key = id(item)
+        if key not in memo:
+            memo[key] = build(item)
+        out.append(memo[key])
+    return out
+
+
+def memo_keys_read_back(items: list[object]) -> list[int]:
+    memo = {}
+    for item in items:
+        key = id(item)  # expect: ADK-W010
+        if key not in memo:
+            memo[key] = build(item)
+    return list(memo)
+
+
 @DBOS.workflow()
 def workflow(error: BaseException, items: list[object]) -> None:
     root_cause(error)
@@ -79,3 +104,5 @@ def workflow(error: BaseException, items: list[object]) -> None:
     through_a_module_set(items)  # expect: ADK-W005
     rebound_by_a_loop([], items)  # expect: ADK-W005
     rebound_by_walrus(set, items)  # expect: ADK-W005
+    memo_per_object(items)
+    memo_keys_read_back(items)  # expect: ADK-W005
