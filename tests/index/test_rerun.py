@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from replaylint.__main__ import main
-from replaylint.index import recording, rerun
+from replaylint.index import recording, rerun, stamps
 
 FLOW = (
     "import random\n\n"
@@ -37,6 +37,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # trusted within the test. Each edit below changes a file's size as well as its stamp.
     monkeypatch.setattr(rerun, "RACY_SECONDS", 0.0)
     monkeypatch.setattr(recording, "RACY_SECONDS", 0.0)
+    monkeypatch.setattr(stamps, "RACY_SECONDS", 0.0)  # the index's, for files no candidate
     for name in ("REPLAYLINT_CACHE_DIR", "FORCE_COLOR", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     return root
@@ -276,3 +277,47 @@ def test_a_memo_of_another_shape_answers_nothing_and_prints_nothing(
     memo = marshal.loads(path.read_bytes())
     path.write_bytes(marshal.dumps({**memo, **damage}))
     assert _answered(["check", "."], capsys) == (None, "", "")
+
+
+def test_settings_read_above_the_checked_folder_keep_their_stamp(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "app").mkdir()
+    (project / "flows.py").rename(project / "app" / "flows.py")
+    settings = "[project]\nname = 'p'\n[tool.replaylint]\nextend-ignore = ['ADK-W005']\n"
+    (project / "pyproject.toml").write_text(settings)
+    assert "ADK-W002" in _warm(["check", "app"], capsys)[1]
+    (project / "pyproject.toml").write_text(settings.replace("W005", "W002"))
+    assert _answered(["check", "app"], capsys)[0] is None
+    assert "ADK-W002" not in _made(["check", "app"], capsys)[1]
+
+
+def test_a_folder_of_the_import_path_made_since_is_seen(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package `follow` names, installed after the run, would change what it finds."""
+    later = project.parent / "site"
+    monkeypatch.setattr(sys, "path", [*sys.path, str(later)])
+    _warm(["check", "."], capsys)
+    later.mkdir()
+    assert _answered(["check", "."], capsys)[0] is None
+
+
+def test_a_project_below_a_folder_named_like_bytecode_is_followed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "a__pycache__" / "proj"
+    root.mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    (root / "flows.py").write_text(FLOW)
+    (root / "other.py").write_text("x = 1\n")  # no candidate: vouched for by its stamp alone
+    monkeypatch.chdir(root)
+    monkeypatch.setattr(rerun, "RACY_SECONDS", 0.0)
+    monkeypatch.setattr(recording, "RACY_SECONDS", 0.0)
+    monkeypatch.setattr(stamps, "RACY_SECONDS", 0.0)  # the index's, for files no candidate
+    monkeypatch.delenv("REPLAYLINT_CACHE_DIR", raising=False)
+    _warm(["check", "."], capsys)
+    with open(root / "other.py", "r+") as module:  # in place: the folder's stamp stays
+        module.write(FLOW.replace("Draw", "Other"))
+    assert _answered(["check", "."], capsys)[0] is None
+    assert "other.py:10: ADK-W002" in _made(["check", "."], capsys)[1]

@@ -8,7 +8,8 @@ back) of each of them, and of:
 - the Python files of each folder listed (the index vouches for a file that is no candidate by
   its stamp alone, without opening it), and whether each folder under one that was not listed
   (a virtual environment, skipped) still holds its `pyvenv.cfg`;
-- the paths named on the command line, present or not;
+- the paths named on the command line, present or not, and the folders imports look in
+  (`sys.path`: a package `follow` names may be installed there later);
 - replaylint's own files and the installed packages `follow` names (the index's key stamps
   them without opening them);
 - above all of these, whether each name that settings and project roots are looked for by
@@ -91,10 +92,13 @@ class Recording:
         ignored = (os.path.join(own_folder, ""), *_KERNEL)
         if any(os.path.join(p, "").startswith((*ignored, *prefixes)) for p in named):
             return None
-        listed = {d for d in self.listed if not d.startswith(ignored) and "__pycache__" not in d}
+        listed = {d for d in self.listed if not d.startswith(ignored) and not _bytecode(d)}
         read = {f for f in self.read if not f.startswith(ignored) and not f.endswith(".pyc")}
         own = set(own_files())
-        files = read | named | own | followed_files()
+        # Where imports look (a `follow`ed package installed later, a PYTHONPATH folder made):
+        # the interpreter listed them before the hook was in place.
+        paths = {os.path.abspath(entry) for entry in sys.path if entry}
+        files = read | named | own | followed_files() | paths
         venvs: set[str] = set()
         for folder in listed:  # the interpreter's folders are listed by its imports: not these
             if not folder.startswith(prefixes):
@@ -115,8 +119,13 @@ class Recording:
             if self.started - max(status.st_mtime_ns, status.st_ctime_ns) / 1e9 < RACY_SECONDS:
                 return None
         for path in venvs | _probes(files | folders, folders):
-            stamps[path] = PRESENT if os.path.lexists(path) else None
+            if path not in stamps:  # one that was read keeps its full stamp
+                stamps[path] = PRESENT if os.path.lexists(path) else None
         return stamps
+
+
+def _bytecode(folder: str) -> bool:
+    return "__pycache__" in folder.split(os.sep)
 
 
 def _contents(folder: str, listed: set[str], files: set[str], venvs: set[str]) -> None:
