@@ -10,19 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.index.test_named_and_tree_runs import FLOWS as FLOW  # ADK-W002 on line 10
 
 from replaylint.__main__ import main
 from replaylint.index import recording, rerun, stamps
 
-FLOW = (
-    "import random\n\n"
-    "from temporalio import workflow\n\n\n"
-    "@workflow.defn\n"
-    "class Draw:\n"
-    "    @workflow.run\n"
-    "    async def run(self) -> float:\n"
-    "        return random.random()\n"
-)
 CLEAN = FLOW.replace("random.random()", "workflow.random().random()")
 
 
