@@ -63,7 +63,11 @@ def _replay(
         preset = frameworks.get(name)
         return preset is not None and preset.child_workflows
 
-    flow = Flow(path, Sinks(command, logger, child_workflows, frameworks.keys))
+    def answers(function: FunctionInfo) -> bool:
+        return any(frameworks.answers(d) for d in function.decorators)
+
+    sinks = Sinks(command, logger, child_workflows, frameworks.keys, answers)
+    flow = Flow(path, sinks)
     return Replay(module, flow, frameworks, unsandboxed, _once_per_process(module, path))
 
 

@@ -18,6 +18,7 @@ import libcst as cst
 from replaylint.graph.bodies import STATEMENTS, Body
 from replaylint.graph.caches import fills_a_cache
 from replaylint.graph.guards import first_write
+from replaylint.graph.log_lines import logs, only_logs
 from replaylint.graph.seen_sets import tested_in_a_seen_set
 from replaylint.graph.syntax import (
     TAKING,
@@ -35,9 +36,6 @@ from replaylint.graph.syntax import (
 from replaylint.resolve.model import FunctionInfo, HelperCall
 
 BUDGET = 4000
-_LOG_METHODS = frozenset(
-    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"}
-)
 _CACHES = ("functools.lru_cache", "functools.cache", "functools.cached_property")
 
 
@@ -61,6 +59,7 @@ class Sinks:
     # The arguments by which a replay finds a recorded call's result (a step's id), None for
     # all: a value given elsewhere goes into a result already recorded and decides nothing.
     keys: Callable[[str], tuple[str, ...] | None] = lambda path: None
+    answers: Callable[[FunctionInfo], bool] = lambda function: False  # a query's handler
 
 
 @dataclass(frozen=True)
@@ -180,7 +179,7 @@ class Flow:
                 if isinstance(parent, cst.If) and parent.test is keyed:
                     if fills_a_cache(function, parent, self.body, self.sinks.command):
                         return None  # whether a once-per-process cache is filled: no decision
-                if isinstance(parent, cst.If) and self._only_logs(function, parent):
+                if isinstance(parent, cst.If) and only_logs(function, parent, self.sinks.logger):
                     return None  # which way it goes, a log line is written or not
                 return Decision(decided, function, parent, here)
             if isinstance(parent, cst.Return):
@@ -214,8 +213,8 @@ class Flow:
         if back is not None:
             stack.append((back.function, back.call, back.outer))
             return None
-        if any(d.startswith(_CACHES) for d in function.decorators):
-            return None  # computed once per process
+        if any(d.startswith(_CACHES) for d in function.decorators) or self.sinks.answers(function):
+            return None  # computed once per process; or a query's answer, which no history holds
         callers = self._callers.get(id(function), [])
         if function.entry is not None or (function.module.marked and not callers):
             return Decision("the workflow's result", function, node, statement)
@@ -234,7 +233,7 @@ class Flow:
         body = self.body(function)
         here = body.statement_of(call)
         path = function.external.get(id(call), "")
-        if self._logs(path, call):
+        if logs(path, call, self.sinks.logger):
             return None
         if path and self.sinks.command(path):
             if not commands or not is_key(call, arg, self.sinks.keys(path)):
@@ -262,42 +261,6 @@ class Flow:
             self._stored(function, [call.func.value], here, back, stack)
         stack.append((function, call, back))  # what the call returns carries the value on
         return None
-
-    def _only_logs(self, function: FunctionInfo, branch: cst.If) -> bool:
-        """Does every block of the branch (its `elif`s and `else` too) only write log lines,
-        or nothing, and some a line (`if legacy and not new: warnings.warn(...)`)? A branch
-        of `pass` alone is still taken for a decision, as it is written to be one."""
-        logs = False
-        blocks: list[cst.BaseSuite] = [branch.body]
-        rest = branch.orelse
-        while rest is not None:
-            blocks.append(rest.body)
-            rest = rest.orelse if isinstance(rest, cst.If) else None
-        for block in blocks:
-            lines = block.body if isinstance(block, cst.IndentedBlock) else [block]
-            for line in lines:
-                if not isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
-                    return False
-                for small in line.body:
-                    if isinstance(small, cst.Pass):
-                        continue
-                    call = small.value if isinstance(small, cst.Expr) else None
-                    if isinstance(call, cst.Await):
-                        call = call.expression
-                    if not isinstance(call, cst.Call):
-                        return False
-                    if not self._logs(function.external.get(id(call), ""), call):
-                        return False
-                    logs = True
-        return logs
-
-    def _logs(self, path: str, call: cst.Call) -> bool:
-        if path:
-            return self.sinks.logger(path)
-        func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _LOG_METHODS:
-            return "log" in written(func.value).lower()  # `logger.info`, `self._log.debug`
-        return False
 
     def _stored(
         self,

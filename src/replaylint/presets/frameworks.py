@@ -224,6 +224,14 @@ class Frameworks:
             self._answers[key] = next(matching, None)
         return self._answers[key]  # type: ignore[return-value]
 
+    def answers(self, decorator: str) -> bool:
+        """Does this decorator make an entry whose result only answers its caller (a query)?"""
+        key = ("answers", decorator)
+        if key not in self._answers:
+            canon = canonical(decorator)
+            self._answers[key] = any(p.replay.answers.matches(canon) for p in self.presets)
+        return bool(self._answers[key])
+
     def logger(self, path: str) -> bool:
         key = ("logger", path)
         if key not in self._answers:

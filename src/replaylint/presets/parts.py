@@ -81,6 +81,8 @@ class ReplayFacts:
     config_key: str  # ... its top-level key
     replayed_when: str  # ... and the value under which the workflows are replayed ("": always)
     keys: tuple[Keys, ...] = ()  # the arguments of recorded calls their results are found by
+    # Entries whose result only answers a caller, never recorded nor replayed (a query).
+    answers: Patterns = Patterns()
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ class Versioning:
 _INTEGRATION_KEYS = {"what", "source", "runs", "clients", "factories", "keyword", "holds"}
 _REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
 _REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
-_REPLAY_KEYS |= {"replayed-when", "keys"}
+_REPLAY_KEYS |= {"replayed-when", "keys", "answers"}
 MODULE_STATES = ("shared", "per-run")
 _VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
 _VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
@@ -271,6 +273,7 @@ def replay_facts(where: str, data: dict[str, Any]) -> ReplayFacts:
         config_key=str(table.get("config-key", "")),
         replayed_when=str(table.get("replayed-when", "")),
         keys=_keys(f"{where} [replay]", table),
+        answers=optional("answers"),
     )
 
 

@@ -97,13 +97,19 @@ def _hash_ordered(value: Value) -> bool:
     return isinstance(value, SetOf) and value.hash_ordered
 
 
+_ORDER = "order"  # an order taken from hashing: kept on every path but a query's
+
+
 class UnorderedIterationInWorkflow(FactRule):
     code = Code.W010
     facts = (Iteration, BuiltinCall, MethodCall)
 
     def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
         """`id()` and `hash()` are reported where their number decides the replay; an order
-        taken from hashing is reported wherever it is taken (the report says so, unpending)."""
+        taken from hashing is reported wherever it is taken (the report says so), except in
+        an entry whose result only answers its caller (a query): no history holds it."""
+        if hit.pending == _ORDER:
+            return None if replay.flow.sinks.answers(function) else Reason("")
         decision = replay.flow.reaches(function, hit.node, stable_keys=True)
         return Reason("it reaches", decision) if decision is not None else None
 
@@ -115,16 +121,20 @@ class UnorderedIterationInWorkflow(FactRule):
         elif isinstance(fact, MethodCall):
             if _hash_ordered(fact.receiver) and fact.method == "pop" and not fact.args:
                 if not _of_a_singleton(fact):
-                    self.report(fact, fact.written(), "takes an arbitrary element of a set")
+                    self.report(
+                        fact, fact.written(), "takes an arbitrary element of a set", pending=_ORDER
+                    )
             elif fact.method in _ORDER_TAKING and any(_hash_ordered(a) for a in fact.args):
-                self.report(fact, fact.written(), "takes a set's elements in hash order")
+                self.report(
+                    fact, fact.written(), "takes a set's elements in hash order", pending=_ORDER
+                )
 
     def _iteration(self, fact: Iteration) -> None:
         if not _hash_ordered(fact.value):
             return
         if fact.within == "set" or fact.consumer in _ORDER_FREE:
             return  # the result is a set again, or sorted, counted, or tested
-        self.report(fact, fact.written(), "iterates a set in hash order")
+        self.report(fact, fact.written(), "iterates a set in hash order", pending=_ORDER)
 
     def _builtin(self, fact: BuiltinCall) -> None:
         name = fact.name
@@ -142,4 +152,4 @@ class UnorderedIterationInWorkflow(FactRule):
             return
         if fact.consumer in _ORDER_FREE and name not in _PAIRING:
             return  # `sorted(list(s))`: sorted after all
-        self.report(fact, fact.written(), "takes a set's elements in hash order")
+        self.report(fact, fact.written(), "takes a set's elements in hash order", pending=_ORDER)
