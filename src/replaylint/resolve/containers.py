@@ -12,6 +12,7 @@ from replaylint.resolve.values import (
     Elements,
     Ext,
     Mapping,
+    Seq,
     SetOf,
     Value,
     elements_hash_by_value,
@@ -20,6 +21,9 @@ from replaylint.resolve.values import (
 from replaylint.resolve.walker import Walker
 
 _SET_BUILDERS = frozenset({"set", "frozenset"})
+# Calls whose result is a tuple of sets of objects: `done, pending = await asyncio.wait(tasks)`
+# iterates `done` in the order of the tasks' hashes, their memory addresses.
+_SETS_OF_OBJECTS = {"asyncio.wait()": 2, "asyncio.tasks.wait()": 2}
 _SET_TYPES = frozenset(
     {
         "typing.Set",
@@ -155,6 +159,8 @@ class Containers(Walker):
         """After a call is resolved: the facts of a method or builtin called on values, and the
         set a set-building call returns (`set(names)`, `a.union(b)`, `d.keys()`)."""
         func = node.func
+        if isinstance(result, Ext) and result.path in _SETS_OF_OBJECTS:
+            return Seq(tuple(SetOf(False) for _ in range(_SETS_OF_OBJECTS[result.path])))
         args = tuple(
             value
             for arg, value in zip(node.args, values, strict=True)
