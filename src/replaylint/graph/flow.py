@@ -37,6 +37,15 @@ from replaylint.resolve.model import FunctionInfo, HelperCall
 
 BUDGET = 4000
 _CACHES = ("functools.lru_cache", "functools.cache", "functools.cached_property")
+# What carries a value into the container or string around it, unchanged.
+_CARRIERS = (
+    cst.Element,
+    cst.DictElement,
+    cst.List,
+    cst.Tuple,
+    cst.Dict,
+    cst.FormattedString,
+)
 
 
 @dataclass(frozen=True)
@@ -298,6 +307,20 @@ class Flow:
             uses = body.uses_after(name, statement, walrus)
             stack.extend((function, use, back) for use in uses)
         return None
+
+    def only_logged(self, function: FunctionInfo, node: cst.CSTNode) -> bool:
+        """Is the value of `node` only written into a log line, as an argument of a log call or
+        inside a container or string built for one (`extra={"seen": list(s)}`)?"""
+        body = self.body(function)
+        child, parent = node, body.parents.get(id(node))
+        while isinstance(parent, _CARRIERS) or (
+            isinstance(parent, cst.FormattedStringExpression) and parent.expression is child
+        ):
+            child, parent = parent, body.parents.get(id(parent))
+        call = body.parents.get(id(parent)) if isinstance(parent, cst.Arg) else None
+        if not isinstance(call, cst.Call) or call.func is child:
+            return False
+        return logs(function.external.get(id(call), ""), call, self.sinks.logger)
 
     def only_handed_to_commands(self, function: FunctionInfo, node: cst.CSTNode) -> bool:
         """Is the value of `node` only ever handed to durable commands (directly, or through

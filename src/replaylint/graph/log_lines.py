@@ -12,7 +12,7 @@ from replaylint.resolve.model import FunctionInfo
 
 IsLogger = Callable[[str], bool]  # a resolved path that only writes a log line
 _LOG_METHODS = frozenset(
-    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"}
+    {"trace", "debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"}
 )
 
 

@@ -93,6 +93,17 @@ def _of_a_singleton(fact: MethodCall) -> bool:
     return at_most_one(body, fact.site.statement, receiver.value)
 
 
+def _of_a_singleton_arg(fact: BuiltinCall) -> bool:
+    """`iter(roots)` where `roots` holds at most one element (graph/singletons.py)."""
+    call = fact.node
+    if not isinstance(call, cst.Call) or len(call.args) != 1:
+        return False
+    given = call.args[0].value
+    if not isinstance(given, cst.Name):
+        return False
+    return at_most_one(Body(fact.site.function), fact.site.statement, given.value)
+
+
 def _hash_ordered(value: Value) -> bool:
     return isinstance(value, SetOf) and value.hash_ordered
 
@@ -107,9 +118,13 @@ class UnorderedIterationInWorkflow(FactRule):
     def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
         """`id()` and `hash()` are reported where their number decides the replay; an order
         taken from hashing is reported wherever it is taken (the report says so), except in
-        an entry whose result only answers its caller (a query): no history holds it."""
+        an entry whose result only answers its caller (a query), or where what it builds only
+        goes into a log line: no history holds either."""
         if hit.pending == _ORDER:
-            return None if replay.flow.sinks.answers(function) else Reason("")
+            flow = replay.flow
+            if flow.sinks.answers(function) or flow.only_logged(function, hit.node):
+                return None
+            return Reason("")
         decision = replay.flow.reaches(function, hit.node, stable_keys=True)
         return Reason("it reaches", decision) if decision is not None else None
 
@@ -152,4 +167,6 @@ class UnorderedIterationInWorkflow(FactRule):
             return
         if fact.consumer in _ORDER_FREE and name not in _PAIRING:
             return  # `sorted(list(s))`: sorted after all
+        if name == "iter" and fact.consumer == "builtins.next" and _of_a_singleton_arg(fact):
+            return  # `next(iter(s))` of a set known to hold one element: that element
         self.report(fact, fact.written(), "takes a set's elements in hash order", pending=_ORDER)
