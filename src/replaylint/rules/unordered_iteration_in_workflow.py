@@ -93,6 +93,51 @@ def _of_a_singleton(fact: MethodCall) -> bool:
     return at_most_one(body, fact.site.statement, receiver.value)
 
 
+def _each_pass_its_own_key(loop: cst.CSTNode | None) -> bool:
+    """Does every statement of the loop only add, discard or drop the loop's own element in a
+    container, never failing (`seen.discard(k)`, `streams.pop(k, None)`; `del index[k]` may
+    raise at whichever key is missing first)? Passes that touch only their own key leave the
+    same state in any order."""
+    if not isinstance(loop, cst.For) or loop.orelse is not None:
+        return False
+    if not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
+        return False
+    key = loop.target.value
+    for line in loop.body.body:
+        if not isinstance(line, cst.SimpleStatementLine):
+            return False
+        if not all(_touches_own_key(small, key) for small in line.body):
+            return False
+    return True
+
+
+def _touches_own_key(small: cst.BaseSmallStatement, key: str) -> bool:
+    call = small.value if isinstance(small, cst.Expr) else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return False
+    method, args = call.func.attr.value, call.args
+    wanted = 2 if method == "pop" else 1  # a pop without a default raises for a missing key
+    if method not in _OWN_KEY_METHODS or len(args) != wanted or not _is_name(args[0].value, key):
+        return False
+    return not _mentions_name(call.func.value, key) and all(
+        not _mentions_name(arg.value, key) for arg in args[1:]
+    )
+
+
+def _is_name(node: cst.CSTNode, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
+
+
+def _mentions_name(node: cst.CSTNode, name: str) -> bool:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if _is_name(current, name):
+            return True
+        stack.extend(children(current))
+    return False
+
+
 def _of_a_singleton_arg(fact: BuiltinCall) -> bool:
     """`iter(roots)` where `roots` holds at most one element (graph/singletons.py)."""
     call = fact.node
@@ -109,6 +154,7 @@ def _hash_ordered(value: Value) -> bool:
 
 
 _ORDER = "order"  # an order taken from hashing: kept on every path but a query's
+_OWN_KEY_METHODS = frozenset({"add", "discard", "pop"})
 
 
 class UnorderedIterationInWorkflow(FactRule):
@@ -149,6 +195,8 @@ class UnorderedIterationInWorkflow(FactRule):
             return
         if fact.within == "set" or fact.consumer in _ORDER_FREE:
             return  # the result is a set again, or sorted, counted, or tested
+        if fact.within == "for" and _each_pass_its_own_key(fact.site.statement):
+            return  # `for k in gone: cache.pop(k, None)`: any order leaves the same state
         self.report(fact, fact.written(), "iterates a set in hash order", pending=_ORDER)
 
     def _builtin(self, fact: BuiltinCall) -> None:
