@@ -83,7 +83,10 @@ def _once_per_process(module: ModuleInfo, path: list[FunctionInfo]) -> frozenset
         return frozenset()
     on_path = {id(f) for f in path}
     every_run: set[int] = set()
-    queue = [f for f in module.entries() if id(f) in on_path]
+    # Where each run starts: the entries, and in a module marked as workflow code (which has
+    # none: every function of it is on the path), each function but its import-time code.
+    queue = [f for f in path if f.entry is not None or (f.module.marked and f is not f.module.top)]
+    queue += [f for f in module.entries() if id(f) in on_path]
     while queue:
         info = queue.pop()
         if id(info) in every_run or _cached_without_arguments(info):
