@@ -9,6 +9,7 @@ import libcst as cst
 from replaylint.presets.records import Preset
 from replaylint.resolve import folds
 from replaylint.resolve.call_args import CallArgs
+from replaylint.resolve.catalog import Entry
 from replaylint.resolve.context_params import guessed_context
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
@@ -145,6 +146,9 @@ class Calls(Walker):
                 callee = base
         return None, callee, None
 
+    def _hands_on(self, path: str, entry: Entry) -> bool:
+        return "()" in path or self.catalog.builds_another_hazard(path, entry)
+
     def _passive(self, node: cst.Call, path: str, recorder: bool) -> bool:
         """Does the call hand its arguments on without running them here (a recorder, a
         registration, a builtin that only looks at them)? A registration takes effect now."""
@@ -265,9 +269,9 @@ class Calls(Walker):
                 installed = self.project.installed_chain(path) if entry is None else ()
                 values = tuple(args)
                 self.sink.emit(Call(node, self.site(), path, entry, call, cargs, installed, values))
-            if entry is not None and result is not None and "()" in path:
-                # A client's unsafe method handing back another (`engine.connect()`): what is
-                # done through that one talks to the service again, and is judged as well.
+            # A client's unsafe method handing back another (`engine.connect()`), or a root
+            # giving a client of another hazard (`Path.cwd()`): its uses are judged as well.
+            if entry is not None and result is not None and self._hands_on(path, entry):
                 return Ext(result)
             if entry is not None and (result is None or self._on_the_path_here()):
                 return UNKNOWN  # what an unsafe call returns is never folded further

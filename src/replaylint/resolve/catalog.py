@@ -251,8 +251,9 @@ class Catalog:
             if entry.unless_zero and args.zero_first:
                 return None, None
             # Building a client that is itself a root (`ThreadPoolExecutor()`): what it builds
-            # is still that client, for where the construction is not reported.
-            built = path + "()" if self.client_class(path) == path else None
+            # is still that client, for where the construction is not reported; a root that
+            # is a client's method (`Path("~").expanduser()`) hands back what the method does.
+            built = path + "()" if self.client_class(path) == path else self._method_gives(path)
             return entry, built
         factory = self.factories.get(path)
         if factory is not None:
@@ -293,6 +294,25 @@ class Catalog:
         if entry is not None:
             return entry, None
         return None, path + "()"
+
+    def builds_another_hazard(self, path: str, entry: Entry) -> bool:
+        """Does this unsafe call build a client whose own uses are another kind of hazard
+        (`Path.cwd()`, an environment read, gives a path whose reads use the disk)?"""
+        cls = self.client_class(path)
+        return cls is not None and self.clients[cls].entry.category != entry.category
+
+    def _method_gives(self, path: str) -> str | None:
+        """What a client's method hands back, as the kind it builds (`pathlib.Path()`)."""
+        paren = path.rfind("()")
+        cls = self.client_class(path[:paren]) if paren >= 0 else None
+        if cls is None:
+            return None
+        group = self.clients[cls]
+        member = path[paren + 3 :]
+        if member in group.returns_self:
+            return cls + "()"
+        returned = group.returns.get(member)
+        return returned + "()" if returned else None
 
     def read_entry(self, path: str) -> Entry | None:
         """The entry for an object whose reading is itself unsafe (`os.environ`, `sys.argv`)."""
