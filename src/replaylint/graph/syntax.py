@@ -96,19 +96,31 @@ def self_name(function: FunctionInfo) -> str:
 
 
 def parameter(target: FunctionInfo, call: cst.Call, arg: cst.Arg) -> str | None:
+    """The parameter of `target` that `arg` binds: by name, by position, or else the
+    `**kwargs` or `*args` that collects it (whose reads carry the value on)."""
     node = target.node
     if not isinstance(node, cst.FunctionDef):
         return None
+    params = node.params
     if arg.keyword is not None:
-        return arg.keyword.value
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        if any(p.name.value == arg.keyword.value for p in every):
+            return arg.keyword.value
+        return _collector(params.star_kwarg)
     if arg.star:
         return None
-    positional = [*node.params.posonly_params, *node.params.params]
+    positional = [*params.posonly_params, *params.params]
     if target.cls is not None and isinstance(call.func, cst.Attribute):
         positional = positional[1:]  # `self.helper(x)`: the first parameter is the instance
     plain = [a for a in call.args if a.keyword is None]
     index = next(i for i, a in enumerate(plain) if a is arg)
-    return positional[index].name.value if index < len(positional) else None
+    if index < len(positional):
+        return positional[index].name.value
+    return _collector(params.star_arg)
+
+
+def _collector(param: object) -> str | None:
+    return param.name.value if isinstance(param, cst.Param) else None
 
 
 def binds_locally(body: Body, name: str) -> bool:
