@@ -278,8 +278,8 @@ class Catalog:
                 return group.entry, (returned + "()" if returned else None)
             if member in group.returns:
                 return None, group.returns[member] + "()"
-            if member in group.returns_self:
-                return None, cls + "()"
+            if member in group.returns_self or "*" in group.returns_self:
+                return None, cls + "()"  # `"*"`: every other method (a discovery client's)
             # Another method of a client (`inngest_client.create_function(...)`, a framework
             # object the catalog knows only for its `send`): what it gives is its own, named.
             return None, path + "()"
