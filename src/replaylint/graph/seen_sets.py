@@ -30,7 +30,8 @@ def tested_in_a_seen_set(body: Body, key: cst.CSTNode) -> bool:
     name = container.value
     known = body.seen_sets.get(name)
     if known is None:
-        known = body.seen_sets[name] = _only_a_seen_set(body, name)
+        known = _only_a_seen_set(body, name) or _an_enclosing_seen_set(body, name)
+        body.seen_sets[name] = known
     return known
 
 
@@ -39,6 +40,23 @@ def _only_a_seen_set(body: Body, name: str) -> bool:
         return False
     uses = body.loads.get(name, [])
     return all(_membership_use(body, use) for use in uses) and _made_fresh(body, name)
+
+
+def _an_enclosing_seen_set(body: Body, name: str) -> bool:
+    """The same, for a set the enclosing function builds and this nested one (a recursive
+    walk, `def visit(n)`) alone tests and fills: no other scope mentions it."""
+    outer = body.function.parent
+    if outer is None or name in body.globals or name in body.params or name in body.bound:
+        return False
+    around = Body(outer)
+    if name in around.globals or name in around.params or name not in around.bound:
+        return False
+    uses = [*around.loads.get(name, [])]
+    if not all(_membership_use(around, use) for use in uses):
+        return False
+    if not all(_membership_use(body, use) for use in body.loads.get(name, [])):
+        return False
+    return _made_fresh(around, name, inner=body.function.node)
 
 
 def _container(body: Body, key: cst.CSTNode) -> cst.Name | None:
@@ -79,13 +97,16 @@ def _membership_use(body: Body, use: cst.Name) -> bool:
     return False
 
 
-def _made_fresh(body: Body, name: str) -> bool:
+def _made_fresh(body: Body, name: str, inner: cst.CSTNode | None = None) -> bool:
     """Is every binding of `name` in the body an empty set or dict made there (`set()`,
-    `{}`, annotated or not), never another object under a new name?"""
+    `{}`, annotated or not), never another object under a new name? `inner`: the one nested
+    scope allowed to use it (its uses are checked apart)."""
     stack: list[cst.CSTNode] = [body.function.node]
     made = False
     while stack:
         node = stack.pop()
+        if node is inner:
+            continue
         if node is not body.function.node and isinstance(
             node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)
         ):

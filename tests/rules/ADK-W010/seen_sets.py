@@ -96,6 +96,36 @@ def memo_keys_read_back(items: list[object]) -> list[int]:
     return list(memo)
 
 
+def has_cycle(node) -> bool:
+    """A recursive walk whose enclosing function builds the set of identities on the path."""
+    on_path: set[int] = set()
+
+    def visit(n) -> bool:
+        key = id(n)
+        if key in on_path:
+            return True
+        on_path.add(key)
+        found = any(visit(child) for child in n.children)
+        on_path.discard(key)
+        return found
+
+    return visit(node)
+
+
+def identities_returned(node) -> set[int]:
+    reached: set[int] = set()
+
+    def visit(n) -> None:
+        key = id(n)  # expect: ADK-W010
+        if key not in reached:
+            reached.add(key)
+            for child in n.children:
+                visit(child)
+
+    visit(node)  # expect: ADK-W005
+    return reached
+
+
 @DBOS.workflow()
 def workflow(error: BaseException, items: list[object]) -> None:
     root_cause(error)
@@ -106,3 +136,5 @@ def workflow(error: BaseException, items: list[object]) -> None:
     rebound_by_walrus(set, items)  # expect: ADK-W005
     memo_per_object(items)
     memo_keys_read_back(items)  # expect: ADK-W005
+    has_cycle(error)
+    identities_returned(error)  # expect: ADK-W005
