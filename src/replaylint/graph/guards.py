@@ -6,11 +6,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
 
+from replaylint.parse.children import children
 from replaylint.resolve.model import FunctionInfo
 
 _LEAVING = (cst.Return, cst.Raise, cst.Continue)
 Block = Sequence[cst.CSTNode]  # a suite's statements (small ones in a one-line suite)
 Same = Callable[[cst.CSTNode, cst.CSTNode], bool]  # two expressions spelled alike
+Lookup = Callable[[cst.BaseExpression], cst.BaseExpression]  # a local, as what it was bound to
 
 
 def first_write(function: FunctionInfo, statement: cst.CSTNode, target: cst.CSTNode) -> bool:
@@ -29,7 +31,51 @@ def first_write(function: FunctionInfo, statement: cst.CSTNode, target: cst.CSTN
     def same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
         return "".join(code(a).split()) == "".join(code(b).split())
 
-    return any(_says_unset(test, holds, target, same) for test, holds in guards)
+    looked_up = _looked_up(node, _stored_name(statement))
+
+    def lookup(expr: cst.BaseExpression) -> cst.BaseExpression:
+        return looked_up.get(expr.value, expr) if isinstance(expr, cst.Name) else expr
+
+    return any(_says_unset(test, holds, target, same, lookup) for test, holds in guards)
+
+
+def _stored_name(statement: cst.CSTNode) -> str:
+    """The local whose value the store keeps (`CACHE[key] = compiled`), if it keeps one."""
+    small = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
+    stores = [s for s in small if isinstance(s, cst.Assign)]
+    value = stores[0].value if len(stores) == 1 else None
+    return value.value if isinstance(value, cst.Name) else ""
+
+
+def _looked_up(function: cst.FunctionDef, stored: str) -> dict[str, cst.BaseExpression]:
+    """Locals first bound to an entry read with `.get` (`compiled = CACHE.get(key)`), and bound
+    nowhere else, or else only to what the store keeps (`compiled = build(); CACHE[key] =
+    compiled`): testing one tests the entry (`if compiled is None:`)."""
+    bound: dict[str, list[cst.CSTNode]] = {}
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue
+        targets: list[cst.CSTNode] = []
+        if isinstance(current, cst.Assign):
+            targets = [t.target for t in current.targets]
+        elif isinstance(current, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [current.target]
+        for target in targets:
+            if isinstance(target, cst.Name):
+                bound.setdefault(target.value, []).append(current)
+        stack.extend(reversed(children(current)))  # in source order
+    found: dict[str, cst.BaseExpression] = {}
+    for name, places in bound.items():
+        place = places[0]
+        once = len(places) == 1 or name == stored
+        if once and isinstance(place, cst.Assign) and len(place.targets) == 1:
+            value = place.value
+            func = value.func if isinstance(value, cst.Call) else None
+            if isinstance(func, cst.Attribute) and func.attr.value == "get":
+                found[name] = value
+    return found
 
 
 def _guards(block: Block, statement: cst.CSTNode) -> list[tuple[cst.BaseExpression, bool]] | None:
@@ -78,15 +124,17 @@ def _leaves(block: Block) -> bool:
     return isinstance(last, _LEAVING)
 
 
-def _says_unset(test: cst.BaseExpression, holds: bool, target: cst.CSTNode, same: Same) -> bool:
+def _says_unset(
+    test: cst.BaseExpression, holds: bool, target: cst.CSTNode, same: Same, lookup: Lookup
+) -> bool:
     """Does `test` (holding, or failing) say that `target` has no value yet?"""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _says_unset(test.expression, not holds, target, same)
+        return _says_unset(test.expression, not holds, target, same, lookup)
     if isinstance(test, cst.BooleanOperation):
         # `a and b` holding, or `a or b` failing, says both sides hold (or fail).
         both = isinstance(test.operator, cst.And) == holds
         sides = (test.left, test.right)
-        return both and any(_says_unset(side, holds, target, same) for side in sides)
+        return both and any(_says_unset(side, holds, target, same, lookup) for side in sides)
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         operator = test.comparisons[0].operator
         right = test.comparisons[0].comparator
@@ -94,12 +142,12 @@ def _says_unset(test: cst.BaseExpression, holds: bool, target: cst.CSTNode, same
             if not (isinstance(right, cst.Name) and right.value == "None"):
                 return False
             unset_when = isinstance(operator, (cst.Is, cst.Equal))
-            return holds == unset_when and _names(test.left, target, same)
+            return holds == unset_when and _names(lookup(test.left), target, same)
         if isinstance(operator, (cst.In, cst.NotIn)) and isinstance(target, cst.Subscript):
             missing = holds == isinstance(operator, cst.NotIn)
             return missing and _keyed(target, test.left, right, same)
         return False
-    return not holds and _names(test, target, same)  # `if not CLIENT:` / `if CLIENT: return`
+    return not holds and _names(lookup(test), target, same)  # `if not CLIENT:`, `if CLIENT: return`
 
 
 def _names(expr: cst.BaseExpression, target: cst.CSTNode, same: Same) -> bool:
