@@ -46,7 +46,7 @@ class Statements(RunsOutsideWorkflow):
             value = self.eval(node.value)
             if isinstance(value, Func):
                 self._drop_implicit(value.info)  # handed back: it runs where the caller calls it
-            if self.func.returns is UNKNOWN and isinstance(value, (Ext, Obj, Func, SetOf)):
+            if self.func.returns is UNKNOWN and isinstance(value, (Ext, Obj, Func, SetOf, Seq)):
                 self.func.returns = value
 
     def _global(self, node: cst.Global | cst.Nonlocal) -> None:
