@@ -226,17 +226,17 @@ class Frameworks:
 
     def answers(self, decorator: str) -> bool:
         """Does this decorator make an entry whose result only answers its caller (a query)?"""
-        key = ("answers", decorator)
-        if key not in self._answers:
-            canon = canonical(decorator)
-            self._answers[key] = any(p.replay.answers.matches(canon) for p in self.presets)
-        return bool(self._answers[key])
+        return self._replay_fact("answers", decorator)
 
     def logger(self, path: str) -> bool:
-        key = ("logger", path)
+        return self._replay_fact("loggers", path)
+
+    def _replay_fact(self, fact: str, path: str) -> bool:
+        """Does some preset's [replay] `fact` (its patterns) match `path`? Once per path."""
+        key = (fact, path)
         if key not in self._answers:
             canon = canonical(path)
-            self._answers[key] = any(p.replay.loggers.matches(canon) for p in self.presets)
+            self._answers[key] = any(getattr(p.replay, fact).matches(canon) for p in self.presets)
         return bool(self._answers[key])
 
     def fixed_environment(self, path: str, names: list[str]) -> bool:
