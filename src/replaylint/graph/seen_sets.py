@@ -42,6 +42,25 @@ def _only_a_seen_set(body: Body, name: str) -> bool:
     return all(_membership_use(body, use) for use in uses) and _made_fresh(body, name)
 
 
+def only_looked_up(body: Body, name: str) -> bool:
+    """Is the local `name` only ever asked for entries by key (`d[k]`, `d.get(k)`, `k in d`),
+    never iterated, returned or handed on, whatever it was bound to? Then the order its keys
+    went in (a dict built over a set) is never seen."""
+    if name in body.globals or name in body.params or name not in body.bound:
+        return False
+    if not all(_membership_use(body, use) for use in body.loads.get(name, [])):
+        return False
+    stack: list[cst.CSTNode] = list(children(body.function.node))
+    while stack:  # a nested scope may read it some other way
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            if mentions(node, name):
+                return False
+            continue
+        stack.extend(children(node))
+    return True
+
+
 def _an_enclosing_seen_set(body: Body, name: str) -> bool:
     """The same, for a set the enclosing function builds and this nested one (a recursive
     walk, `def visit(n)`) alone tests and fills: no other scope mentions it."""

@@ -6,6 +6,7 @@ import libcst as cst
 
 from replaylint.core.codes import Code
 from replaylint.graph.bodies import Body
+from replaylint.graph.seen_sets import only_looked_up
 from replaylint.graph.singletons import at_most_one
 from replaylint.graph.syntax import used_as_key
 from replaylint.parse.children import children
@@ -138,6 +139,19 @@ def _mentions_name(node: cst.CSTNode, name: str) -> bool:
     return False
 
 
+def _a_dict_only_looked_up(fact: Iteration) -> bool:
+    """Is the dict the comprehension builds bound to a local only ever asked for entries?"""
+    statement = fact.site.statement
+    small = statement.body if isinstance(statement, cst.SimpleStatementLine) else []
+    assign = small[0] if len(small) == 1 else None
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return False
+    target = assign.targets[0].target
+    if not isinstance(target, cst.Name) or not isinstance(assign.value, cst.DictComp):
+        return False
+    return only_looked_up(Body(fact.site.function), target.value)
+
+
 def _of_a_singleton_arg(fact: BuiltinCall) -> bool:
     """`iter(roots)` where `roots` holds at most one element (graph/singletons.py)."""
     call = fact.node
@@ -197,6 +211,8 @@ class UnorderedIterationInWorkflow(FactRule):
             return  # the result is a set again, or sorted, counted, or tested
         if fact.within == "for" and _each_pass_its_own_key(fact.site.statement):
             return  # `for k in gone: cache.pop(k, None)`: any order leaves the same state
+        if fact.within == "dict" and _a_dict_only_looked_up(fact):
+            return  # `deps = {k: set() for k in ids}`, then only `deps[k]`: no order is seen
         self.report(fact, fact.written(), "iterates a set in hash order", pending=_ORDER)
 
     def _builtin(self, fact: BuiltinCall) -> None:
