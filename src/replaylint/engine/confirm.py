@@ -68,14 +68,14 @@ def _replay(
 
     sinks = Sinks(command, logger, child_workflows, frameworks.keys, answers)
     flow = Flow(path, sinks)
-    return Replay(module, flow, frameworks, unsandboxed, _once_per_process(module, path))
+    return Replay(module, flow, frameworks, unsandboxed, _once_per_process(path))
 
 
 # Decorators that run a function's body once per process for each set of arguments.
 _CACHING = frozenset({"functools.lru_cache", "functools.cache"})
 
 
-def _once_per_process(module: ModuleInfo, path: list[FunctionInfo]) -> frozenset[int]:
+def _once_per_process(path: list[FunctionInfo]) -> frozenset[int]:
     """The functions of the path that run at most once per process: a cached function that
     takes no argument, and what is reached only through one. Every run on a worker sees what
     they did; none does it again."""
@@ -86,7 +86,6 @@ def _once_per_process(module: ModuleInfo, path: list[FunctionInfo]) -> frozenset
     # Where each run starts: the entries, and in a module marked as workflow code (which has
     # none: every function of it is on the path), each function but its import-time code.
     queue = [f for f in path if f.entry is not None or (f.module.marked and f is not f.module.top)]
-    queue += [f for f in module.entries() if id(f) in on_path]
     while queue:
         info = queue.pop()
         if id(info) in every_run or _cached_without_arguments(info):

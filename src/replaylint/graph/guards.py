@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
 
+from replaylint.graph.syntax import sole_store
 from replaylint.parse.children import children
 from replaylint.resolve.model import FunctionInfo
 
@@ -31,19 +32,23 @@ def first_write(function: FunctionInfo, statement: cst.CSTNode, target: cst.CSTN
     def same(a: cst.CSTNode, b: cst.CSTNode) -> bool:
         return "".join(code(a).split()) == "".join(code(b).split())
 
-    looked_up = _looked_up(node, _stored_name(statement))
+    looked_up: dict[str, cst.BaseExpression] | None = None
 
     def lookup(expr: cst.BaseExpression) -> cst.BaseExpression:
-        return looked_up.get(expr.value, expr) if isinstance(expr, cst.Name) else expr
+        nonlocal looked_up
+        if not isinstance(expr, cst.Name):
+            return expr
+        if looked_up is None:  # walked only when a guard tests a bare name
+            looked_up = _looked_up(node, _stored_name(statement))
+        return looked_up.get(expr.value, expr)
 
     return any(_says_unset(test, holds, target, same, lookup) for test, holds in guards)
 
 
 def _stored_name(statement: cst.CSTNode) -> str:
     """The local whose value the store keeps (`CACHE[key] = compiled`), if it keeps one."""
-    small = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
-    stores = [s for s in small if isinstance(s, cst.Assign)]
-    value = stores[0].value if len(stores) == 1 else None
+    store = sole_store(statement)
+    value = store.value if store is not None else None
     return value.value if isinstance(value, cst.Name) else ""
 
 

@@ -68,6 +68,13 @@ def decision_at(parent: cst.CSTNode, child: cst.CSTNode) -> str | None:
     return None
 
 
+def sole_store(statement: cst.CSTNode | None) -> cst.Assign | cst.AnnAssign | None:
+    """The one assignment a statement line makes (`CACHE[key] = value`), if it makes one."""
+    small = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
+    stores = [s for s in small if isinstance(s, (cst.Assign, cst.AnnAssign))]
+    return stores[0] if len(stores) == 1 else None
+
+
 def assigned(statement: cst.Assign | cst.AnnAssign | cst.AugAssign) -> list[cst.BaseExpression]:
     if isinstance(statement, cst.Assign):
         return [t.target for t in statement.targets]

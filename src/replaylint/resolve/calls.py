@@ -23,8 +23,8 @@ from replaylint.resolve.values import (
     ModuleTable,
     Namespace,
     Seq,
-    SetOf,
     Value,
+    entry_of_sets,
 )
 from replaylint.resolve.walker import Walker
 
@@ -127,8 +127,8 @@ class Calls(Walker):
                 args = [self.eval(arg.value) for arg in node.args]
                 key = args[0] if args else UNKNOWN
                 found = owner.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
-                if found is UNKNOWN and len(args) == 2 and isinstance(args[1], SetOf):
-                    found = SetOf(False)  # `deps.get(k, set())`: a dict of sets (containers.py)
+                if found is UNKNOWN:
+                    found = entry_of_sets(method, args)  # `deps.get(k, set())`
                 return found, UNKNOWN, owner
             text = folds.str_const(owner)
             if text is not None:

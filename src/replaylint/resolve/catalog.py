@@ -276,10 +276,9 @@ class Catalog:
                 # the call itself is not reported (at import), its result is still followed.
                 returned = group.returns.get(member)
                 return group.entry, (returned + "()" if returned else None)
-            if member in group.returns:
-                return None, group.returns[member] + "()"
-            if member in group.returns_self or "*" in group.returns_self:
-                return None, cls + "()"  # `"*"`: every other method (a discovery client's)
+            given = _gives(group, cls, member)
+            if given is not None:
+                return None, given
             # Another method of a client (`inngest_client.create_function(...)`, a framework
             # object the catalog knows only for its `send`): what it gives is its own, named.
             return None, path + "()"
@@ -307,12 +306,7 @@ class Catalog:
         cls = self.client_class(path[:paren]) if paren >= 0 else None
         if cls is None:
             return None
-        group = self.clients[cls]
-        member = path[paren + 3 :]
-        if member in group.returns_self:
-            return cls + "()"
-        returned = group.returns.get(member)
-        return returned + "()" if returned else None
+        return _gives(self.clients[cls], cls, path[paren + 3 :])
 
     def read_entry(self, path: str) -> Entry | None:
         """The entry for an object whose reading is itself unsafe (`os.environ`, `sys.argv`)."""
@@ -350,6 +344,16 @@ class Catalog:
         if path.rsplit(".", 1)[-1].isupper():
             return None  # a constant handed on (socket.AF_INET), not an operation
         return self._module_entry(path)
+
+
+def _gives(group: ClientGroup, cls: str, member: str) -> str | None:
+    """The client kind a safe method of `cls` hands back: another (`returns`), or the same one
+    (`returns-self`, where `"*"` is every other method: a discovery client's resources)."""
+    if member in group.returns:
+        return group.returns[member] + "()"
+    if member in group.returns_self or "*" in group.returns_self:
+        return cls + "()"
+    return None
 
 
 def _repositories(data: dict[str, Any]) -> dict[str, frozenset[str]]:

@@ -16,6 +16,7 @@ from replaylint.resolve.values import (
     SetOf,
     Value,
     elements_hash_by_value,
+    entry_of_sets,
     hashes_by_value,
 )
 from replaylint.resolve.walker import Walker
@@ -24,7 +25,6 @@ _SET_BUILDERS = frozenset({"set", "frozenset"})
 # Calls whose result is a tuple of sets of objects: `done, pending = await asyncio.wait(tasks)`
 # iterates `done` in the order of the tasks' hashes, their memory addresses.
 _SETS_OF_OBJECTS = {"asyncio.wait()": 2, "asyncio.tasks.wait()": 2}
-_ENTRY_WITH_DEFAULT = frozenset({"get", "setdefault", "pop"})
 _SET_TYPES = frozenset(
     {
         "typing.Set",
@@ -201,11 +201,7 @@ class Containers(Walker):
                 return found
         if method == "keys" and not args and (receiver is UNKNOWN or isinstance(receiver, Mapping)):
             return SetOf(elements_hash_by_value(receiver), view=True)
-        if method in _ENTRY_WITH_DEFAULT and len(args) == 2 and isinstance(args[1], SetOf):
-            # `deps.get(k, set())`, `deps.setdefault(k, set())`: a dict of sets, whose entries
-            # hold what the guard cannot see.
-            return SetOf(False) if not args[1].view else UNKNOWN
-        return UNKNOWN
+        return entry_of_sets(method, args)
 
     def _set_algebra(self, operator: cst.CSTNode, left: Value, right: Value) -> Value | None:
         """`a | b`, `a & b`, `a - b`, `a ^ b` (and their augmented forms) when a side is a set."""

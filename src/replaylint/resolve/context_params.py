@@ -28,11 +28,12 @@ def guessed_context(
 ) -> Ext | None:
     """What `owner` is, when it is a parameter named as a context (`ctx`) whose annotation says
     nothing of its type (none, `Any`, `object`), or an attribute of one (`ctx.step`), and
-    `owner.method` is a call a framework's run context records or suspends at; None otherwise. In a module that imports frameworks (`imports`,
-    looked at last: every method call of an unknown object comes here), only theirs count: a
-    `contextvars` context's `ctx.run(fn)` beside Temporal is no framework's. One that imports
-    none is a helper of whichever module imports it (the answer must not depend on which is
-    read first): any framework's run context counts."""
+    `owner.method` is a call a framework's run context records or suspends at; None otherwise.
+    In a module that imports frameworks (`imports`, looked at last: every method call of an
+    unknown object comes here), only theirs count: a `contextvars` context's `ctx.run(fn)`
+    beside Temporal is no framework's. One that imports none is a helper of whichever module
+    imports it (the answer must not depend on which is read first): any framework's run
+    context counts."""
     middle: list[str] = []
     while isinstance(owner, cst.Attribute):
         middle.insert(0, owner.attr.value)

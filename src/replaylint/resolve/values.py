@@ -123,6 +123,17 @@ class SetOf(Value):
 _BY_VALUE = (int, float, bool, type(None))  # str and bytes hash with a per-process seed
 
 
+_ENTRY_WITH_DEFAULT = frozenset({"get", "setdefault", "pop"})
+
+
+def entry_of_sets(method: str, args: list[Value] | tuple[Value, ...]) -> Value:
+    """`deps.get(k, set())` (or `setdefault`, `pop`): an entry of a dict of sets, a set whose
+    elements the guard cannot see; UNKNOWN for any other default."""
+    if method in _ENTRY_WITH_DEFAULT and len(args) == 2 and isinstance(args[1], SetOf):
+        return SetOf(False)
+    return UNKNOWN
+
+
 def hashes_by_value(value: Value) -> bool:
     """Is `hash(value)` the same in every process? True only for what the guard knows."""
     if isinstance(value, Const):

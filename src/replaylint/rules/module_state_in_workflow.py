@@ -15,6 +15,7 @@ from replaylint.graph.state import (
     sandboxed,
     written_state,
 )
+from replaylint.graph.syntax import sole_store
 from replaylint.resolve.facts import CLASS, MODULE, MUTATORS, Fact, MethodCall, Store
 from replaylint.resolve.model import (
     Class,
@@ -132,9 +133,8 @@ def _first_write(fact: Store) -> bool:
     function = fact.site.function
     if statement is None or not first_write(function, statement, fact.node):
         return False
-    small = statement.body if isinstance(statement, cst.SimpleStatementLine) else [statement]
-    stores = [s for s in small if isinstance(s, (cst.Assign, cst.AnnAssign))]
-    value = stores[0].value if len(stores) == 1 else None
+    store = sole_store(statement)
+    value = store.value if store is not None else None
     node = function.node
     if isinstance(value, cst.Name) and isinstance(node, cst.FunctionDef):
         params = node.params

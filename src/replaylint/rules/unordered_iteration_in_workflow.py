@@ -8,8 +8,8 @@ from replaylint.core.codes import Code
 from replaylint.graph.bodies import Body
 from replaylint.graph.seen_sets import only_looked_up
 from replaylint.graph.singletons import at_most_one
-from replaylint.graph.syntax import used_as_key
-from replaylint.parse.children import children
+from replaylint.graph.syntax import sole_store, used_as_key
+from replaylint.parse.children import children, mentions
 from replaylint.resolve.facts import BuiltinCall, Fact, Iteration, MethodCall
 from replaylint.resolve.model import FunctionInfo, Hit
 from replaylint.resolve.values import SetOf, Value, hashes_by_value
@@ -82,16 +82,19 @@ def _annotated_number(fact: BuiltinCall) -> bool:
     return False
 
 
-def _of_a_singleton(fact: MethodCall) -> bool:
-    """`roots.pop()` where `roots` holds at most one element (graph/singletons.py)."""
+def _of_a_singleton(fact: MethodCall | BuiltinCall) -> bool:
+    """`roots.pop()` or `iter(roots)` where `roots` holds at most one element
+    (graph/singletons.py)."""
     call = fact.node
-    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+    if not isinstance(call, cst.Call):
         return False
-    receiver = call.func.value
-    if not isinstance(receiver, cst.Name):
+    if isinstance(fact, MethodCall):
+        given = call.func.value if isinstance(call.func, cst.Attribute) else None
+    else:
+        given = call.args[0].value if len(call.args) == 1 else None
+    if not isinstance(given, cst.Name):
         return False
-    body = Body(fact.site.function)
-    return at_most_one(body, fact.site.statement, receiver.value)
+    return at_most_one(Body(fact.site.function), fact.site.statement, given.value)
 
 
 def _each_pass_its_own_key(loop: cst.CSTNode | None) -> bool:
@@ -120,8 +123,8 @@ def _touches_own_key(small: cst.BaseSmallStatement, key: str) -> bool:
     wanted = 2 if method == "pop" else 1  # a pop without a default raises for a missing key
     if method not in _OWN_KEY_METHODS or len(args) != wanted or not _is_name(args[0].value, key):
         return False
-    return not _mentions_name(call.func.value, key) and all(
-        not _mentions_name(arg.value, key) for arg in args[1:]
+    return not mentions(call.func.value, key) and all(
+        not mentions(arg.value, key) for arg in args[1:]
     )
 
 
@@ -129,38 +132,15 @@ def _is_name(node: cst.CSTNode, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
 
 
-def _mentions_name(node: cst.CSTNode, name: str) -> bool:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if _is_name(current, name):
-            return True
-        stack.extend(children(current))
-    return False
-
-
 def _a_dict_only_looked_up(fact: Iteration) -> bool:
     """Is the dict the comprehension builds bound to a local only ever asked for entries?"""
-    statement = fact.site.statement
-    small = statement.body if isinstance(statement, cst.SimpleStatementLine) else []
-    assign = small[0] if len(small) == 1 else None
+    assign = sole_store(fact.site.statement)
     if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
         return False
     target = assign.targets[0].target
     if not isinstance(target, cst.Name) or not isinstance(assign.value, cst.DictComp):
         return False
     return only_looked_up(Body(fact.site.function), target.value)
-
-
-def _of_a_singleton_arg(fact: BuiltinCall) -> bool:
-    """`iter(roots)` where `roots` holds at most one element (graph/singletons.py)."""
-    call = fact.node
-    if not isinstance(call, cst.Call) or len(call.args) != 1:
-        return False
-    given = call.args[0].value
-    if not isinstance(given, cst.Name):
-        return False
-    return at_most_one(Body(fact.site.function), fact.site.statement, given.value)
 
 
 def _hash_ordered(value: Value) -> bool:
@@ -231,6 +211,6 @@ class UnorderedIterationInWorkflow(FactRule):
             return
         if fact.consumer in _ORDER_FREE and name not in _PAIRING:
             return  # `sorted(list(s))`: sorted after all
-        if name == "iter" and fact.consumer == "builtins.next" and _of_a_singleton_arg(fact):
+        if name == "iter" and fact.consumer == "builtins.next" and _of_a_singleton(fact):
             return  # `next(iter(s))` of a set known to hold one element: that element
         self.report(fact, fact.written(), "takes a set's elements in hash order", pending=_ORDER)
