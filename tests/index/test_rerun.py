@@ -27,9 +27,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.chdir(root)
     # Files written a moment ago are "racily clean" (stamps.py): a memo would never be
     # trusted within the test. Each edit below changes a file's size as well as its stamp.
-    monkeypatch.setattr(rerun, "RACY_SECONDS", 0.0)
-    monkeypatch.setattr(recording, "RACY_SECONDS", 0.0)
-    monkeypatch.setattr(stamps, "RACY_SECONDS", 0.0)  # the index's, for files no candidate
+    monkeypatch.setattr(stamps, "RACY_SECONDS", 0.0)  # the memo's and the index's
     for name in ("REPLAYLINT_CACHE_DIR", "FORCE_COLOR", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
     return root
@@ -163,11 +161,12 @@ def test_the_plain_forms_are_answerable(monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_stamp_within_a_clock_tick_of_the_run_is_not_trusted(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("x = 1\n")
-    stamps = {str(module): rerun.stamp_of(os.stat(module)), str(tmp_path / "gone.py"): None}
-    assert not rerun._unchanged(stamps, time.time())  # written just now: an edit may hide
-    assert rerun._unchanged(stamps, time.time() + 2 * rerun.RACY_SECONDS)
+    kept = {str(module): stamps.stamp_of(os.stat(module)), str(tmp_path / "gone.py"): None}
+    later = time.time() + 2 * stamps.RACY_SECONDS
+    assert not rerun._unchanged(kept, time.time())  # written just now: an edit may hide
+    assert rerun._unchanged(kept, later)
     (tmp_path / "gone.py").write_text("")  # a path that was missing, made since
-    assert not rerun._unchanged(stamps, time.time() + 2 * rerun.RACY_SECONDS)
+    assert not rerun._unchanged(kept, later)
 
 
 def test_a_run_that_started_another_process_is_not_remembered(
@@ -204,7 +203,7 @@ def test_the_command_answers_its_next_run_without_importing_the_checker(
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, env=env)
         return done.returncode, done.stdout, " click" in done.stderr
 
-    time.sleep(rerun.RACY_SECONDS + 0.2)  # the files' stamps are then trusted
+    time.sleep(stamps.RACY_SECONDS + 0.2)  # the files' stamps are then trusted
     cold, warm, answered = made(), made(), made()
     assert cold == warm[:2] + (True,) and warm[2]
     assert answered == (1, warm[1], False)
@@ -304,9 +303,7 @@ def test_a_project_below_a_folder_named_like_bytecode_is_followed(
     (root / "flows.py").write_text(FLOW)
     (root / "other.py").write_text("x = 1\n")  # no candidate: vouched for by its stamp alone
     monkeypatch.chdir(root)
-    monkeypatch.setattr(rerun, "RACY_SECONDS", 0.0)
-    monkeypatch.setattr(recording, "RACY_SECONDS", 0.0)
-    monkeypatch.setattr(stamps, "RACY_SECONDS", 0.0)  # the index's, for files no candidate
+    monkeypatch.setattr(stamps, "RACY_SECONDS", 0.0)  # the memo's and the index's
     monkeypatch.delenv("REPLAYLINT_CACHE_DIR", raising=False)
     _warm(["check", "."], capsys)
     with open(root / "other.py", "r+") as module:  # in place: the folder's stamp stays

@@ -60,9 +60,11 @@ def own_files() -> tuple[str, ...]:
     return _files([Path(__file__).parents[1], rules_dir()], (".py", ".toml", ".json"))
 
 
+@functools.cache
 def _own_files() -> bytes:
     """Sizes and mtimes of replaylint's own files: an edit to an installed or editable
-    replaylint makes a new cache, even at the same version."""
+    replaylint makes a new cache, even at the same version. Stamped once per process, as
+    before: the code running is the code this process imported."""
     return _stamps(own_files())
 
 

@@ -30,7 +30,7 @@ import sys
 import time
 
 from replaylint.index.rerun import PRESENT, Stamped, answerable, memo_file
-from replaylint.index.stamps import RACY_SECONDS, stamp_of
+from replaylint.index.stamps import stamp_of, trusted
 
 KEPT = 8  # memos kept per cache: one per set of arguments, the oldest dropped beyond this
 _SPAWNING = frozenset(("os.fork", "os.forkpty", "os.posix_spawn", "os.exec", "subprocess.Popen"))
@@ -115,8 +115,8 @@ class Recording:
                 return None
             if not (stat.S_ISREG(status.st_mode) or stat.S_ISDIR(status.st_mode)):
                 continue  # a device or a pipe (`/dev/null`): what it holds is no input
-            stamps[path] = stamp_of(status)
-            if self.started - max(status.st_mtime_ns, status.st_ctime_ns) / 1e9 < RACY_SECONDS:
+            stamps[path] = stamp = stamp_of(status)
+            if not trusted(stamp, self.started):
                 return None
         for path in venvs | _probes(files | folders, folders):
             if path not in stamps:  # one that was read keeps its full stamp

@@ -24,7 +24,7 @@ import sys
 import zlib
 
 from replaylint.index.location import SCHEMA, project_cache
-from replaylint.index.stamps import RACY_SECONDS, stamp_of
+from replaylint.index.stamps import stamp_of, trusted
 
 _FLAGS = frozenset(
     ("-q", "--quiet", "-s", "--silent", "--statistics", "--force-exclude", "-e", "--exit-zero")
@@ -151,7 +151,7 @@ def _unchanged(stamps: dict[str, Stamped], started: float) -> bool:
         if stored == PRESENT:
             continue
         now = stamp_of(status)
-        if now != stored or started - max(now[1], now[2]) / 1e9 < RACY_SECONDS:
+        if now != stored or not trusted(now, started):
             return False  # changed, or changed within a clock tick of the run: not trusted
     return True
 

@@ -38,7 +38,11 @@ def vouches(stored: list[int] | tuple[int, ...], path: str, written: float) -> b
         now = stamp_of(os.stat(path))
     except OSError:
         return False
-    if tuple(stored) != now:
-        return False
-    _, mtime, ctime, _, _ = now
+    return tuple(stored) == now and trusted(now, written)
+
+
+def trusted(stamp: Stamp, written: float) -> bool:
+    """Was the file last changed long enough before `written` (seconds since the epoch) for
+    its stamp to tell every change since?"""
+    _, mtime, ctime, _, _ = stamp
     return written - max(mtime, ctime) / 1e9 >= RACY_SECONDS
