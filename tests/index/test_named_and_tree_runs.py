@@ -81,3 +81,27 @@ def test_an_edit_seen_by_a_named_run_is_not_checked_again_by_the_tree_run(
     assert checked == []
     assert tree == _report(["."], None)
     assert "ADK-W002" not in tree
+
+
+def test_a_module_two_batches_give_a_record_is_stored_as_it_was_reported(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first record of a module is the one reported; the index keeps that one, not the
+    last, so a warm run reports what the cold one did (dapr-agents: a later batch's record of
+    its durable agent, read inside an import cycle, held fewer findings)."""
+    import dataclasses
+
+    from replaylint.index import batches
+
+    compute = batches._compute
+
+    def and_a_poorer_record(*args, **kwargs):  # type: ignore[no-untyped-def]
+        records = compute(*args, **kwargs)
+        poorer = [dataclasses.replace(r, findings=[]) for r in records if r.findings]
+        return records + poorer
+
+    monkeypatch.setattr(batches, "_compute", and_a_poorer_record)
+    cache = Cache(project / "cache")
+    cold = _report(["."], cache)
+    assert "flows.py:10: ADK-W002" in cold
+    assert _report(["."], cache) == cold

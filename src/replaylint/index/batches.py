@@ -69,10 +69,13 @@ def check_group(
     if others:
         fresh += _compute(others, summary, config, tick, jobs, project, limit)
     candidates = {real(d.path) for d in decisions}
-    outcome, extra_paths = _ordered(candidates, reused, extras, fresh, focus)
+    by_path, tail = reported(fresh)
+    outcome, extra_paths = _ordered(candidates, reused, extras, by_path, tail, focus)
     outcome.afresh = len(fresh)
     if index is not None:
-        index.update(fresh, extra_paths, tree, set(files), candidates)
+        # The records reported, not every one computed: a module two batches gave a record
+        # is stored as it was reported, so a warm run reports exactly what this one did.
+        index.update([*by_path.values(), *tail], extra_paths, tree, set(files), candidates)
         index.store()
     return outcome, unreadable
 
@@ -220,16 +223,10 @@ def _stored_extras(index: Index | None, tree: str, reused: dict[str, Record]) ->
     return kept
 
 
-def _ordered(
-    candidates: set[str],
-    reused: dict[str, Record],
-    extras: list[Record],
-    fresh: list[Record],
-    focus: frozenset[Path] | None,
-) -> tuple[Outcome, list[str]]:
-    """Records in one canonical order, reused or fresh alike: the candidates by path, then the
-    modules registrations made workflow code, then what could not be read; the first record to
-    hold a finding is the one reported, so a warm run reports exactly what a cold one did."""
+def reported(fresh: list[Record]) -> tuple[dict[str, Record], list[Record]]:
+    """The record reported of each module, by path: the first one computed (batches give
+    theirs in a canonical order), unless only a module registrations made workflow code
+    (extra); and the records of no module."""
     by_path: dict[str, Record] = {}
     tail: list[Record] = []
     for record in fresh:
@@ -237,6 +234,19 @@ def _ordered(
             tail.append(record)
         elif record.path not in by_path or by_path[record.path].extra:
             by_path[record.path] = record
+    return by_path, tail
+
+
+def _ordered(
+    candidates: set[str],
+    reused: dict[str, Record],
+    extras: list[Record],
+    by_path: dict[str, Record],
+    tail: list[Record],
+    focus: frozenset[Path] | None,
+) -> tuple[Outcome, list[str]]:
+    """Records in one canonical order, reused or fresh alike: the candidates by path, then the
+    modules registrations made workflow code, then what could not be read (reported())."""
     ordered: list[Record] = []
     for path in sorted(candidates):
         chosen = by_path.get(path) or reused.get(path)
