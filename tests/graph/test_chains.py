@@ -92,3 +92,22 @@ def test_modules_that_import_each_other_are_seen_whole_whichever_loads_first(
         "w.py:10: ADK-W005 a helper that is itself unsafe is called on the workflow path (a.fa)\n"
         "    a.fa -> b.fb (a.py:5) -> time.time (b.py:7)\n"
     ) in _cold_then_w_edited(tmp_path, CYCLE)
+
+
+def test_a_name_imported_from_a_module_of_a_cycle_before_it_bound_it_is_what_it_binds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`from b import fb` in a.py, read while b.py is still at its own `import a` (a_first.py
+    loads b first): Python binds fb in the order the program imports them, where b runs
+    first; a's bodies see what b binds, as when w.py, checked alone, loads a first (a warm
+    run after an edit, dapr-agents' schemas and durable agent)."""
+    monkeypatch.chdir(tmp_path)
+    files = {
+        **CYCLE,
+        "a.py": "from b import fb\n\n\ndef fa():\n    return fb()\n",
+        "b.py": "import time\n\nimport a\n\n\ndef fb():\n    return time.time()\n",
+    }
+    assert (
+        "w.py:10: ADK-W005 a helper that is itself unsafe is called on the workflow path (a.fa)\n"
+        "    a.fa -> fb (a.py:5) -> time.time (b.py:7)\n"
+    ) in _cold_then_w_edited(tmp_path, files)

@@ -152,6 +152,9 @@ class Project:
             if not outer:
                 self._waits_for[id(inner)] = module
 
+    def loading(self, module: ModuleInfo) -> bool:
+        return any(m is module for m in self._in_progress)
+
     def forget(self, path: Path) -> None:
         """Drop a module whose walk failed, so nothing half-read is reported or followed."""
         key = module_key(path)

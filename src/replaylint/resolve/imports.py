@@ -55,24 +55,34 @@ class Imports(Walker):
                 if isinstance(alias.name, cst.Name)
                 else folds.dotted(alias.name) or ""
             )
-            value: Value | None = None
+            bound = alias.asname.name if alias.asname is not None else alias.name
             if local is not None:
                 value = local.exports.get(member)
                 if value is None:
-                    sub = self.project.resolve_module(
-                        f"{name}.{member}" if name else member, level, self.m
-                    )
-                    value = LocalModule(sub) if sub is not None else UNKNOWN
-                    submodule = f"{absolute}.{member}"
-                    if sub is None and submodule in self.project.broken:
-                        self._edge(
-                            ImportEdge(submodule, node, None, broken=self._broken(submodule, None))
-                        )
+                    value = self._submodule(node, name or "", absolute, member, level)
+                    if (
+                        value is UNKNOWN
+                        and isinstance(bound, cst.Name)
+                        and self.project.loading(local)
+                    ):
+                        # An import cycle entered at `local`: Python would bind `member` in the
+                        # order the program imports its modules, where `local` runs first. The
+                        # bodies here are walked once it has run (engine/project.py).
+                        self.late_imports.append((self.scope, bound.value, local, member))
             else:
                 value = Ext(f"{absolute}.{member}" if absolute else member)
-            bound = alias.asname.name if alias.asname is not None else alias.name
             if isinstance(bound, cst.Name):
                 self.scope.names[bound.value] = value
+
+    def _submodule(
+        self, node: cst.ImportFrom, name: str, absolute: str, member: str, level: int
+    ) -> Value:
+        """`from package import member` where the package binds no `member`: its submodule."""
+        sub = self.project.resolve_module(f"{name}.{member}" if name else member, level, self.m)
+        submodule = f"{absolute}.{member}"
+        if sub is None and submodule in self.project.broken:
+            self._edge(ImportEdge(submodule, node, None, broken=self._broken(submodule, None)))
+        return LocalModule(sub) if sub is not None else UNKNOWN
 
     def _import_star(self, node: cst.ImportFrom, absolute: str, local: ModuleInfo | None) -> None:
         if local is not None:

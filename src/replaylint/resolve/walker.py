@@ -132,6 +132,10 @@ class ModuleSource(Protocol):
         """`by`'s walk has just made `info` an entry, a recorded zone or a conditional one."""
         ...
 
+    def loading(self, module: ModuleInfo) -> bool:
+        """Are `module`'s own statements still being walked (an import cycle reached it)?"""
+        ...
+
 
 Pending = tuple[FunctionInfo, Scope, "dict[str, Value]", bool]
 
@@ -204,6 +208,9 @@ class Walker:
         self.comprehension: tuple[str, str] = ("for", "")
         # Framework modules imported with `*`, in order: where a name bound nowhere else is from.
         self.star_frameworks: list[str] = []
+        # `from m import x` while m's statements were still being walked, before they bound x:
+        # (scope, name, m, x), bound once m is loaded (bind_late_imports).
+        self.late_imports: list[tuple[Scope, str, ModuleInfo, str]] = []
         self._handed_to: dict[int, str] = {}
         # How many classes were defined when the module had loaded (None while it loads): the
         # ones before are module-level classes, whose attributes every run shares.
@@ -221,6 +228,7 @@ class Walker:
     def walk_bodies(self) -> None:
         """The function bodies, once the module is loaded: they see its final bindings (and,
         in an import cycle, those of every module of the cycle: engine/project.py)."""
+        self.bind_late_imports()
         mark = self._mark()
         self._walk_pending()
         if self.rebinds_globals or self.walk_again:
@@ -228,6 +236,15 @@ class Walker:
             # must see the module as that leaves it, whichever was defined first. Walk them again.
             self._rewind(mark)
             self._walk_pending()
+
+    def bind_late_imports(self) -> None:
+        """Names imported from a module of an import cycle before it bound them, bound to what
+        it bound once loaded (unless rebound since)."""
+        for scope, name, module, member in self.late_imports:
+            value = module.exports.get(member)
+            if value is not None and scope.names.get(name) is UNKNOWN:
+                scope.names[name] = value
+        self.late_imports.clear()
 
     def _walk_pending(self) -> None:
         index = 0
