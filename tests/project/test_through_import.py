@@ -43,6 +43,19 @@ LAYOUTS = {
         "@client.wfr.workflow(name='w')\n"
         "def handler(ctx, payload):\n    return random.random()\n",
     ),
+    # The context unannotated: nothing in the module says Restate but the object's maker.
+    "restate": (
+        "import restate\n\ngreeter = restate.Service('Greeter')\n",
+        "import random\n\nfrom app.client import greeter\n\n\n"
+        "@greeter.handler()\n"
+        "async def handler(ctx, name):\n    return random.random()\n",
+    ),
+    "restate-workflow": (
+        "import restate\n\nsignup = restate.Workflow('Signup')\n",
+        "import random\n\nfrom app.client import signup\n\n\n"
+        "@signup.main()\n"
+        "async def handler(ctx, name):\n    return random.random()\n",
+    ),
 }
 
 
