@@ -97,7 +97,9 @@ class RunsOutsideWorkflow(Walker):
         (`SEEN.append(x)`), would differ on a replay that skips it: then it is walked as
         replayed code."""
         bound: set[str] = set()
-        changed: list[cst.BaseExpression] = []  # what a method changes in place
+        # What a method changes in place, and what an assignment writes an item or attribute
+        # of (`self.x = ...`, `state[k] = ...`: kept for later, unless the block made it).
+        changed: list[cst.BaseExpression] = []
         stack: list[cst.CSTNode] = [block]
         while stack:
             node = stack.pop()
@@ -105,9 +107,12 @@ class RunsOutsideWorkflow(Walker):
                 return False
             if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
                 target = node.target
-                if not isinstance(target, cst.Name):
-                    return False  # `self.x = ...`, `state[k] = ...`: kept for later
-                bound.add(target.value)
+                if isinstance(target, cst.Name):
+                    bound.add(target.value)
+                elif isinstance(target, (cst.Attribute, cst.Subscript)):
+                    changed.append(target)
+                else:
+                    return False  # a tuple or starred target: not followed
             elif isinstance(node, (cst.NamedExpr, cst.For, cst.CompFor)):
                 if isinstance(node.target, cst.Name):
                     bound.add(node.target.value)

@@ -24,6 +24,7 @@ class Flags:
 
 
 FLAGS = Flags()
+PENDING: dict[str, object] = {}
 
 
 def orchestrator(ctx: df.DurableOrchestrationContext):
@@ -73,6 +74,16 @@ def scheduled(ctx: task.OrchestrationContext, value: int):
 def notify(ctx: DaprWorkflowContext, value: int):
     if not ctx.is_replaying:
         requests.post("https://hooks.example.com", json={"value": value})
+    reply = yield ctx.wait_for_external_event("reply")
+    if not ctx.is_replaying:
+        # An item of a dict the block made itself: nothing outlives the block.
+        body = {"value": value}
+        if reply:
+            body["reply"] = reply
+        requests.post("https://hooks.example.com", json=body)
+    if not ctx.is_replaying:
+        PENDING["reply"] = reply  # module state: the block is replayed code
+        requests.post("https://hooks.example.com", json=PENDING)  # expect: ADK-W004
     yield ctx.create_timer(timedelta(seconds=5))
     return value
 
