@@ -14,7 +14,7 @@ from replaylint.resolve.context_params import guessed_context
 from replaylint.resolve.facts import Call, Reference
 from replaylint.resolve.fields import FIELD_FACTORIES, construction, declared_field, is_factory
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, Obj, Super
-from replaylint.resolve.parameters import only_looked_at
+from replaylint.resolve.parameters import only_looked_at, unrun_by
 from replaylint.resolve.values import (
     UNKNOWN,
     Const,
@@ -189,12 +189,12 @@ class Calls(Walker):
             else:
                 value = self.eval(arg.value)
                 # A function handed to a helper that only looks at it (`name_of(self.step)`)
-                # is not run by the call.
-                looked_at = (
-                    isinstance(value, Func)
-                    and isinstance(callee, Func)
-                    and only_looked_at(callee, node, arg, position)
-                )
+                # or hands it to a recorder is not run by the call.
+                looked_at = False
+                if isinstance(value, Func) and isinstance(callee, Func):
+                    self._walk_nested_now(callee.info)  # what its body hands the function to
+                    unrun = unrun_by(self.catalog.recorders, self.frameworks)
+                    looked_at = only_looked_at(callee, node, arg, position, unrun)
                 if not passive and not looked_at:
                     self._passed_on(arg.value, value)
             values.append(value)
