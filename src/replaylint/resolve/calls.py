@@ -73,8 +73,7 @@ class Calls(Walker):
     # Implemented in expressions.py: reads of objects whose reading is unsafe (`os.environ`).
     _quiet: Callable[[cst.BaseExpression], Value]
     _read: Callable[[cst.CSTNode, Value], Value]
-    # Implemented in framework_calls.py.
-    _register: Callable[[str, cst.Call], bool]
+    _register: Callable[[str, cst.Call], bool]  # implemented in framework_calls.py
     # Implemented in applied.py: `workflow.defn(Greeting)`, a decorator applied by a call.
     _decorated_by_call: Callable[[str, cst.Call, list[Value]], Value | None]
     _framework_call: Callable[
@@ -101,6 +100,7 @@ class Calls(Walker):
         values, cargs = self._arguments(node, path, passive, callee)
         self.recording, self.nesting = saved_recording, saved_nesting
         value = self._apply(callee, node, values, cargs)
+        self._through_params(callee, node, values)
         if path:  # framework_calls.py: suspends, hosted callables, what a recorder runs
             value = self._framework_call(node, path, receiver, values, value, recorded_by)
         value = self._observed(node, receiver, values, value)  # containers.py: sets, facts

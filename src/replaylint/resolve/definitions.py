@@ -252,6 +252,7 @@ class Definitions(Wrappers, Annotations):
                     body_scope.names[name[len(_LATE) :]] = late
             elif name not in body_scope.names:
                 body_scope.names[name] = value
+        info.open_params = frozenset(n for n, v in body_scope.names.items() if v is UNKNOWN)
         node = info.node
         if info.cls is not None and isinstance(node, cst.FunctionDef):
             first = [*node.params.posonly_params, *node.params.params][:1]

@@ -18,6 +18,7 @@ from replaylint.resolve.framework_calls import FrameworkCalls
 from replaylint.resolve.imports import Imports
 from replaylint.resolve.model import ModuleInfo
 from replaylint.resolve.statements import Statements
+from replaylint.resolve.through_params import ThroughParams
 from replaylint.resolve.walker import ModuleSource
 
 
@@ -26,7 +27,15 @@ def _nothing(node: cst.CSTNode) -> None:
 
 
 class Evaluator(
-    Statements, Expressions, Calls, FrameworkCalls, Applied, Definitions, Imports, Containers
+    Statements,
+    Expressions,
+    Calls,
+    FrameworkCalls,
+    Applied,
+    Definitions,
+    Imports,
+    Containers,
+    ThroughParams,
 ):
     def __init__(
         self, project: ModuleSource, module: ModuleInfo, catalog: Catalog, sink: FactSink

@@ -84,6 +84,15 @@ class Imports(Walker):
             self._edge(ImportEdge(submodule, node, None, broken=self._broken(submodule, None)))
         return LocalModule(sub) if sub is not None else UNKNOWN
 
+    def bind_late_imports(self) -> None:
+        """Names imported from a module of an import cycle before it bound them, bound to what
+        it bound once loaded (unless rebound since)."""
+        for scope, name, module, member in self.late_imports:
+            value = module.exports.get(member)
+            if value is not None and scope.names.get(name) is UNKNOWN:
+                scope.names[name] = value
+        self.late_imports.clear()
+
     def _import_star(self, node: cst.ImportFrom, absolute: str, local: ModuleInfo | None) -> None:
         if local is not None:
             self.scope.names.update(

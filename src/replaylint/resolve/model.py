@@ -51,6 +51,20 @@ class HelperCall:
 
 
 @dataclass(eq=False)
+class ThroughParam:
+    """A call of a method reached from a parameter nothing types (`agent_ctx.gateway.generate`),
+    resolved at each call of its function on what the call hands it (through_params.py)."""
+
+    param: str
+    chain: tuple[str, ...]  # the attributes after the parameter, the method's name last
+    node: cst.Call
+    written: str
+    governed: bool
+    dead: bool
+    statement: cst.CSTNode | None
+
+
+@dataclass(eq=False)
 class ImportEdge:
     module: str  # absolute dotted name as far as it is known
     node: cst.CSTNode
@@ -97,6 +111,10 @@ class FunctionInfo:
     hosted: bool = False
     # Whether its body only looks at a parameter, by name, once asked (resolve/parameters.py).
     looks_only: dict[str, bool] = field(default_factory=dict)
+    # Its parameters bound to nothing known (unannotated, `Any`), and the methods its body
+    # calls through them (resolve/through_params.py).
+    open_params: frozenset[str] = frozenset()
+    through_params: list[ThroughParam] = field(default_factory=list)
 
     def replays(self, statement: cst.CSTNode | None) -> bool:
         """Is the statement (a hit's or a call's innermost one) in the replayed part?"""

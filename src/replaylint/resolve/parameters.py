@@ -44,6 +44,15 @@ def only_looked_at(
     return known
 
 
+def parameter_of(callee: Func, call: cst.Call, arg: cst.Arg, position: int) -> str | None:
+    """The parameter of `callee` that `arg` (at `position` among the positional arguments)
+    binds in `call`; None when that cannot be told."""
+    node = callee.info.node
+    if not isinstance(node, cst.FunctionDef) or arg.star:
+        return None
+    return _parameter(callee, node, call, arg, position)
+
+
 def _parameter(
     callee: Func, node: cst.FunctionDef, call: cst.Call, arg: cst.Arg, position: int
 ) -> str | None:

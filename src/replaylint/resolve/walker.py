@@ -163,6 +163,8 @@ class Walker:
     _set_algebra: Callable[[cst.CSTNode, Value, Value], Value | None]
     _set_annotation: Callable[[cst.BaseExpression], Value | None]
     _module_level_class: Callable[[Value], bool]
+    _through_params: Callable[[Value, cst.Call, list[Value]], None]
+    bind_late_imports: Callable[[], None]
 
     # node type -> its handler; each handler takes exactly the node type it is filed under
     _stmt: dict[type[cst.CSTNode], Callable[[Any], None]]
@@ -236,15 +238,6 @@ class Walker:
             # must see the module as that leaves it, whichever was defined first. Walk them again.
             self._rewind(mark)
             self._walk_pending()
-
-    def bind_late_imports(self) -> None:
-        """Names imported from a module of an import cycle before it bound them, bound to what
-        it bound once loaded (unless rebound since)."""
-        for scope, name, module, member in self.late_imports:
-            value = module.exports.get(member)
-            if value is not None and scope.names.get(name) is UNKNOWN:
-                scope.names[name] = value
-        self.late_imports.clear()
 
     def _walk_pending(self) -> None:
         index = 0

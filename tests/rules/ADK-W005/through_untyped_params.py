@@ -1,0 +1,58 @@
+"""A helper calls a method through a parameter nothing types (unannotated, or `Any`): each
+call of it that hands the parameter an object of the checked code resolves the method on that
+object, as an annotation naming its class would. An object whose method is safe, or a parameter
+rebound in the body, gives nothing; nor does an object of an outside package (a known limit:
+its hazard would be a fact of the helper's own walk, made before its callers are known)."""
+import time
+from typing import Any
+
+import httpx
+from temporalio import workflow
+
+
+class Gateway:
+    async def generate(self, prompt: str) -> str:
+        return f"{prompt}@{time.time()}"  # expect: ADK-W003
+
+    async def echo(self, prompt: str) -> str:
+        return prompt
+
+
+class Deps:
+    def __init__(self) -> None:
+        self.gateway = Gateway()
+
+
+async def plan(deps: Any) -> str:
+    return await deps.gateway.generate("plan")  # expect: ADK-W005
+
+
+async def review(deps, prompt):
+    return await deps.gateway.generate(prompt)  # expect: ADK-W005
+
+
+async def echoed(deps: Any) -> str:
+    return await deps.gateway.echo("hello")
+
+
+async def rebound(deps) -> str:
+    deps = Deps()
+    return await deps.gateway.echo("again")
+
+
+async def fetched(client) -> int:
+    response = await client.get("https://example.com")
+    return response.status_code
+
+
+@workflow.defn
+class Planner:
+    @workflow.run
+    async def run(self) -> str:
+        deps = Deps()
+        first = await plan(deps)  # expect: ADK-W005
+        second = await review(prompt="again", deps=deps)  # expect: ADK-W005
+        third = await echoed(deps)
+        fourth = await rebound(deps)
+        await fetched(httpx.AsyncClient())  # not followed: an outside package's client
+        return first + second + third + fourth
