@@ -63,9 +63,11 @@ class ThroughParams(Walker):
 
     def _resolve_through_params(self, callee: Func, node: cst.Call, values: list[Value]) -> None:
         """A call of `callee`: what it hands each parameter its body calls methods through
-        resolves those calls (edges of `callee`, made once each)."""
+        resolves those calls (edges of `callee`, made once each). Only a call on the workflow
+        path resolves them: an edge holds for every caller, and an activity handing the helper
+        an object with an unsafe method would make a workflow's call of it look unsafe."""
         info = callee.info
-        if not info.through_params:
+        if not info.through_params or not self.governed or self.dead:
             return
         handed: dict[str, Value] = {}
         position = 0

@@ -1,13 +1,14 @@
 """A helper calls a method through a parameter nothing types (unannotated, or `Any`): each
 call of it that hands the parameter an object of the checked code resolves the method on that
-object, as an annotation naming its class would. An object whose method is safe, or a parameter
-rebound in the body, gives nothing; nor does an object of an outside package (a known limit:
+object, as an annotation naming its class would. An object whose method is safe, a parameter
+rebound in the body, or an object handed over off the workflow path (by an activity) gives
+nothing; nor does an object of an outside package (a known limit:
 its hazard would be a fact of the helper's own walk, made before its callers are known)."""
 import time
 from typing import Any
 
 import httpx
-from temporalio import workflow
+from temporalio import activity, workflow
 
 
 class Gateway:
@@ -45,6 +46,25 @@ async def fetched(client) -> int:
     return response.status_code
 
 
+class Loud:
+    async def say(self) -> float:
+        return time.time()
+
+
+class Quiet:
+    async def say(self) -> str:
+        return "hush"
+
+
+async def announce(speaker) -> object:
+    return await speaker.say()
+
+
+@activity.defn
+async def shout() -> object:
+    return await announce(Loud())  # an activity's call: it resolves nothing for the workflow
+
+
 @workflow.defn
 class Planner:
     @workflow.run
@@ -54,5 +74,6 @@ class Planner:
         second = await review(prompt="again", deps=deps)  # expect: ADK-W005
         third = await echoed(deps)
         fourth = await rebound(deps)
+        await announce(Quiet())
         await fetched(httpx.AsyncClient())  # not followed: an outside package's client
         return first + second + third + fourth
