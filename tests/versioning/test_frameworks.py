@@ -362,6 +362,23 @@ def test_handler_renamed_and_kept() -> None:
     )
 
 
+def test_a_handler_moved_into_a_plain_base_class_is_still_registered() -> None:
+    """Temporal registers a workflow class's members, its bases' included: a signal moved
+    into a base class the workflow derives from is no handler removed; removing it from the
+    base is."""
+    based = (
+        "from temporalio import workflow\n\n\nclass Base:\n    @workflow.signal\n"
+        "    async def approve(self) -> None:\n        self.done = True\n\n\n"
+        + handlers("").replace("class Approval:", "class Approval(Base):").split("\n", 3)[3]
+    )
+    _agrees(_pair("approvals.py", handlers(), based))
+    emptied = based.replace("    @workflow.signal\n    async def approve(self) -> None:\n", "")
+    emptied = "# expect: ADK-V004\n" + emptied.replace(
+        "        self.done = True\n\n\n", "    pass\n\n\n", 1
+    )
+    _agrees(_pair("approvals.py", "# the approvals\n" + based, emptied))
+
+
 def test_workflow_renamed_removed_and_moved() -> None:
     renamed = handlers().replace("class Approval:", "class Approved:  # expect: ADK-V002")
     _agrees(_pair("approvals.py", handlers(), renamed))

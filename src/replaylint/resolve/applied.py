@@ -26,6 +26,7 @@ class Applied(Walker):
     # Implemented in definitions.py.
     _workflow_class: Callable[[ClassInfo, Preset | None, bool], None]
     _method_entry: Callable[[FunctionInfo], None]
+    _inherited_entries: Callable[[ClassInfo], None]
     _decorated: Callable[[FunctionInfo, str], None]
 
     def _decorated_by_call(self, path: str, node: cst.Call, args: list[Value]) -> Value | None:
@@ -61,6 +62,7 @@ class Applied(Walker):
         for method in self.m.functions:  # defined before the class was a workflow
             if method.cls is cls:
                 self._method_entry(method)
+        self._inherited_entries(cls)
         return target
 
     def _function_applied(self, target: Func, decorator: str, node: cst.Call) -> Value | None:

@@ -161,6 +161,26 @@ class Definitions(Wrappers, Annotations):
         ):
             self._entry(info, info.cls.workflow)
 
+    def _inherited_entries(self, info: ClassInfo) -> None:
+        """A workflow class's handlers written in a plain base class (`class W(Base)`, Base's
+        `@workflow.signal` methods): its framework registers inherited members too (Temporal
+        reads the class's members, its bases' included), so they are its entries."""
+        if info.workflow is None:
+            return
+        for base in info.ancestors():
+            if base.workflow is not None:
+                continue  # a workflow of its own: its methods are its entries already
+            for method in base.module.functions:
+                if (
+                    method.cls is base
+                    and method.entry is None
+                    and self.frameworks.workflow_method(
+                        info.workflow, list(method.decorators), method.name, info.framework_base
+                    )
+                ):
+                    method.inherited = True
+                    self._entry(method, info.workflow)
+
     def _decorated(self, info: FunctionInfo, path: str) -> None:
         """What one decorator (its resolved path) makes of the function it decorates."""
         preset = self.frameworks.workflow_function(path)
@@ -337,6 +357,7 @@ class Definitions(Wrappers, Annotations):
                     self._workflow_class(info, preset, True)
         if info.workflow is None:
             self._workflow_by_base(info)
+        self._inherited_entries(info)
         for arg in node.keywords:
             self.eval(arg.value)
         self.m.classes.append(info)

@@ -111,6 +111,8 @@ class FunctionInfo:
     hosted: bool = False
     # Whether its body only looks at a parameter, by name, once asked (resolve/parameters.py).
     looks_only: dict[str, bool] = field(default_factory=dict)
+    # A handler of a plain base class, an entry because a workflow class inherits it.
+    inherited: bool = False
     # Its parameters bound to nothing known (unannotated, `Any`), and the methods its body
     # calls through them (resolve/through_params.py).
     open_params: frozenset[str] = frozenset()

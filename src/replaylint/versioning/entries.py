@@ -41,6 +41,8 @@ class Entries:
             framework = function.entry
             if framework is None or framework not in self.facts or function.parent is not None:
                 continue
+            if function.inherited:
+                continue  # a handler of the workflow classes that inherit it
             # A method is an entry of its own unless its class is the workflow (Temporal's
             # run method): a DBOS workflow that is a method of a @DBOS.dbos_class() class.
             if function.cls is None or function.cls.workflow is None:
@@ -60,18 +62,16 @@ class Entries:
         name = _declared_name(cls.node, facts) or cls.name
         units: list[Unit] = []
         handlers: list[Handler] = []
-        for function in cls.module.functions:
-            if function.cls is not cls or function.entry is None:
-                continue
+        for function in _members(cls):
             kind = facts.handler_kind(function.decorators)
             if any(d.endswith(".validator") for d in function.decorators):
                 continue  # a validator issues no command and is no handler of its own
-            where = self.places.definition(cls.module, function.node)
+            where = self.places.definition(function.module, function.node)
             if kind is not None:
                 if _keyword(_handler_decorator(function.node), "dynamic") is True:
                     continue
                 handler_name = _handler_name(function.node, facts) or function.name
-                body = self.bodies.text(cls.module, function.node)
+                body = self.bodies.text(function.module, function.node)
                 handlers.append(Handler(kind, handler_name, function.qualname, where, body))
                 if kind != "query":  # a query issues no command
                     skeleton = self.skeleton(function, cls.workflow or "")
@@ -232,6 +232,22 @@ def _declared_name(node: cst.CSTNode, facts: Versioning) -> str | None:
             if _string(first):
                 return _string(first)
     return None
+
+
+def _members(cls: ClassInfo) -> list[FunctionInfo]:
+    """The entries of a workflow class: its own methods, then the handlers it inherits from
+    plain base classes, each name once, the nearest class's first."""
+    found: list[FunctionInfo] = []
+    names: set[str] = set()
+    for owner in cls.lineage():
+        methods = [f for f in owner.module.functions if f.cls is owner]
+        found += [
+            f
+            for f in methods
+            if f.entry is not None and (owner is cls or f.inherited) and f.name not in names
+        ]
+        names |= {f.name for f in methods}
+    return found
 
 
 def _handler_decorator(node: cst.CSTNode) -> cst.CSTNode:
