@@ -218,12 +218,18 @@ AGENT_CASES = {
     "activity added before the agent's run": (
         RUN,
         f"{BOOK}  # expect: ADK-V001\n{RUN}",
-        ["brief: was: agent, now: activity book"],
+        ["brief: was: agent Drafter, now: activity book"],
     ),
     "agent run removed": (
         f"{RUN}\n{BOOK}",
         f"{BOOK}  # expect: ADK-V001",
-        ["brief: was: agent, now: activity book"],
+        ["brief: was: agent Drafter, now: activity book"],
+    ),
+    # The agent a run goes to is its target: another agent's entity answers another history.
+    "another agent run": (
+        f"{RUN}\n{BOOK}",
+        f"{RUN.replace('Drafter', 'Checker')}  # expect: ADK-V001\n{BOOK}",
+        ["brief: was: agent Drafter, now: agent Checker"],
     ),
     "activity added after the last call": (RUN, f"{RUN}\n{BOOK}", []),
     "agent's message changed": (RUN, RUN.replace("the day", "the week"), []),
@@ -270,7 +276,7 @@ def test_agent_runs_in_a_durabletask_orchestrator(tmp_path: Path) -> None:
         "review.py",
         body_in(WORKER, run),
         body_in(WORKER, f"{fetched}  # expect: ADK-V001\n{run}"),
-        ["review: was: agent, now: activity fetch"],
+        ["review: was: agent critic, now: activity fetch"],
     )
     # The agent's prompt changed: arguments are not in the history's order of actions.
     prompt = run.replace("f'review {draft}'", "f'critique {draft} strictly'")

@@ -84,6 +84,41 @@ def receiver_of(node: cst.Call, function: FunctionInfo | None) -> FunctionInfo |
     return value.info if isinstance(value, Func) and value.info.decorators else None
 
 
+MAKER = "maker"
+
+
+def made_by(node: cst.Call, function: FunctionInfo | None) -> cst.BaseExpression | None:
+    """The last positional argument of the call that made the object whose method is called:
+    an Agent Framework agent's name, whether the run is chained to it
+    (`app.get_agent(context, "Drafter").run(...)`) or the agent is kept in a name the function
+    binds once (`critic = ctx.get_agent("critic")`, then `critic.run(...)`)."""
+    func = node.func
+    if not isinstance(func, cst.Attribute):
+        return None
+    maker: cst.BaseExpression | None = func.value
+    if isinstance(maker, cst.Name) and function is not None:
+        maker = _sole_value(function.node, maker.value)
+    if not isinstance(maker, cst.Call):
+        return None
+    positional = [a.value for a in maker.args if a.keyword is None and not a.star]
+    return positional[-1] if positional else None
+
+
+def _sole_value(scope: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """What the one assignment to `name` in a function's body assigns (None for none or more)."""
+    found: list[cst.BaseExpression] = []
+    stack: list[cst.CSTNode] = [scope]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Assign):
+            for target in current.targets:
+                if isinstance(target.target, cst.Name) and target.target.value == name:
+                    found.append(current.value)
+        if current is scope or not isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            stack.extend(fields.children(current))
+    return found[0] if len(found) == 1 else None
+
+
 def work_of(node: cst.Call, keys: Sequence[str], function: FunctionInfo | None) -> str:
     """What a keyed command does besides its key: the code of its other arguments."""
     if function is None:

@@ -13,10 +13,12 @@ from replaylint.resolve.model import Func, FunctionInfo
 from replaylint.resolve.values import Const, Ext, Value
 from replaylint.versioning.model import ANY
 from replaylint.versioning.syntax import (
+    MAKER,
     RECEIVER,
     argument_nodes,
     argument_values,
     attribute_chain,
+    made_by,
     receiver_of,
     written_name,
 )
@@ -40,10 +42,16 @@ class Targets:
         """The activity or child workflow type: a function's registered name, a string given,
         or an installed function's name; ANY when a local chosen in several places (`rebound`)
         names it (`fn = order_apples` in one branch, `fn = order_pears` in another); under the
-        RECEIVER key, the decorated function whose method is called."""
+        RECEIVER key, the decorated function whose method is called; under the MAKER key, what
+        the call that made the object names it."""
         task = receiver_of(node, function) if RECEIVER in keys else None
         if task is not None:
             return self.name_of(task)
+        if MAKER in keys:  # the object's maker names it: `app.get_agent(context, "Drafter")`
+            maker = made_by(node, function)
+            if isinstance(maker, cst.SimpleString):
+                return str(maker.evaluated_value)
+            return self.as_written(maker) if maker is not None else ""
         written = argument_nodes(node, keys)
         if written and isinstance(written[0], cst.Name) and written[0].value in rebound:
             return ANY
