@@ -8,6 +8,7 @@ import libcst as cst
 from replaylint.engine.project import Project
 from replaylint.graph.flow import Flow, Sinks
 from replaylint.graph.state import unsandboxed_classes
+from replaylint.presets.frameworks import Frameworks
 from replaylint.resolve.model import FunctionInfo, Hit, ModuleInfo
 from replaylint.rules import rule_for
 from replaylint.rules.base import FactRule, Reason, Replay
@@ -67,7 +68,7 @@ def _replay(
         return any(frameworks.answers(d) for d in function.decorators)
 
     sinks = Sinks(command, logger, child_workflows, frameworks.keys, answers)
-    flow = Flow(path, sinks)
+    flow = Flow(path, sinks, _not_rerun(path, frameworks))
     return Replay(module, flow, frameworks, unsandboxed, _once_per_process(path))
 
 
@@ -93,6 +94,32 @@ def _once_per_process(path: list[FunctionInfo]) -> frozenset[int]:
         every_run.add(id(info))
         queue.extend(c.target for c in info.calls if id(c.target) in on_path and not c.dead)
     return frozenset(on_path - every_run)
+
+
+def _not_rerun(path: list[FunctionInfo], frameworks: Frameworks) -> frozenset[int]:
+    """The functions of the path that only entries a replay never runs again reach (an
+    update's validator and its helpers): what they decide, no replay compares."""
+    roots = [f for f in path if any(frameworks.not_rerun(d) for d in f.decorators)]
+    if not roots:
+        return frozenset()
+    on_path = {id(f) for f in path}
+    rerun = _reached([f for f in path if _starts_a_run(f) and f not in roots], on_path)
+    return frozenset(_reached(roots, on_path) - rerun)
+
+
+def _starts_a_run(info: FunctionInfo) -> bool:
+    return info.entry is not None or (info.module.marked and info is not info.module.top)
+
+
+def _reached(starts: list[FunctionInfo], on_path: set[int]) -> set[int]:
+    reached: set[int] = set()
+    queue = list(starts)
+    while queue:
+        info = queue.pop()
+        if id(info) not in reached:
+            reached.add(id(info))
+            queue.extend(c.target for c in info.calls if id(c.target) in on_path and not c.dead)
+    return reached
 
 
 def _cached_without_arguments(info: FunctionInfo) -> bool:

@@ -86,9 +86,12 @@ _Item = tuple[FunctionInfo, cst.CSTNode, "_Back | None"]
 class Flow:
     """Follows values over the functions of one workflow module's path."""
 
-    def __init__(self, on_path: Iterable[FunctionInfo], sinks: Sinks) -> None:
+    def __init__(
+        self, on_path: Iterable[FunctionInfo], sinks: Sinks, not_rerun: frozenset[int] = frozenset()
+    ) -> None:
         self.path = {id(f): f for f in on_path}
         self.sinks = sinks
+        self.not_rerun = not_rerun  # functions only entries a replay never runs again reach
         self._bodies: dict[int, Body] = {}
         self._callers: dict[int, list[tuple[FunctionInfo, HelperCall]]] = {}
         for function in self.path.values():
@@ -171,6 +174,8 @@ class Flow:
         stack: list[_Item],
     ) -> Decision | None:
         """Up from `node` through the expressions that hold it, to where its value ends."""
+        if id(function) in self.not_rerun:
+            return None  # decided where a replay never goes (an update's validator)
         body = self.body(function)
         child = node
         keyed: cst.CSTNode | None = None  # the membership test the value is the key of

@@ -231,6 +231,10 @@ class Frameworks:
     def logger(self, path: str) -> bool:
         return self._replay_fact("loggers", path)
 
+    def not_rerun(self, decorator: str) -> bool:
+        """Does this decorator make an entry a replay never runs again (an update's validator)?"""
+        return self._replay_fact("not_rerun", decorator)
+
     def _replay_fact(self, fact: str, path: str) -> bool:
         """Does some preset's [replay] `fact` (its patterns) match `path`? Once per path."""
         key = (fact, path)

@@ -83,6 +83,8 @@ class ReplayFacts:
     keys: tuple[Keys, ...] = ()  # the arguments of recorded calls their results are found by
     # Entries whose result only answers a caller, never recorded nor replayed (a query).
     answers: Patterns = Patterns()
+    # Entries a replay never runs again (an update's validator): nothing they decide is compared.
+    not_rerun: Patterns = Patterns()
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ class Versioning:
 _INTEGRATION_KEYS = {"what", "source", "runs", "clients", "factories", "keyword", "holds"}
 _REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
 _REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
-_REPLAY_KEYS |= {"replayed-when", "keys", "answers"}
+_REPLAY_KEYS |= {"replayed-when", "keys", "answers", "not-rerun"}
 MODULE_STATES = ("shared", "per-run")
 _VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
 _VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
@@ -274,6 +276,7 @@ def replay_facts(where: str, data: dict[str, Any]) -> ReplayFacts:
         replayed_when=str(table.get("replayed-when", "")),
         keys=_keys(f"{where} [replay]", table),
         answers=optional("answers"),
+        not_rerun=optional("not-rerun"),
     )
 
 

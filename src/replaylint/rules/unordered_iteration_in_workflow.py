@@ -158,11 +158,14 @@ class UnorderedIterationInWorkflow(FactRule):
     def confirm(self, hit: Hit, function: FunctionInfo, replay: Replay) -> Reason | None:
         """`id()` and `hash()` are reported where their number decides the replay; an order
         taken from hashing is reported wherever it is taken (the report says so), except in
-        an entry whose result only answers its caller (a query), or where what it builds only
-        goes into a log line: no history holds either."""
+        an entry whose result only answers its caller (a query), in code only a replay never
+        runs again reaches (an update's validator), or where what it builds only goes into a
+        log line: no history holds any of these."""
         if hit.pending == _ORDER:
             flow = replay.flow
-            if flow.sinks.answers(function) or flow.only_logged(function, hit.node):
+            if flow.sinks.answers(function) or id(function) in flow.not_rerun:
+                return None
+            if flow.only_logged(function, hit.node):
                 return None
             return Reason("")
         decision = replay.flow.reaches(function, hit.node, stable_keys=True)
