@@ -3,6 +3,8 @@ each pending hit on its path is kept (with what its value reaches) or dropped.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from replaylint.engine.project import Project
@@ -83,16 +85,10 @@ def _once_per_process(path: list[FunctionInfo]) -> frozenset[int]:
     if not any(_cached_without_arguments(f) for f in path):
         return frozenset()
     on_path = {id(f) for f in path}
-    every_run: set[int] = set()
     # Where each run starts: the entries, and in a module marked as workflow code (which has
     # none: every function of it is on the path), each function but its import-time code.
-    queue = [f for f in path if f.entry is not None or (f.module.marked and f is not f.module.top)]
-    while queue:
-        info = queue.pop()
-        if id(info) in every_run or _cached_without_arguments(info):
-            continue
-        every_run.add(id(info))
-        queue.extend(c.target for c in info.calls if id(c.target) in on_path and not c.dead)
+    starts = [f for f in path if _starts_a_run(f)]
+    every_run = _reached(starts, on_path, _cached_without_arguments)
     return frozenset(on_path - every_run)
 
 
@@ -111,14 +107,20 @@ def _starts_a_run(info: FunctionInfo) -> bool:
     return info.entry is not None or (info.module.marked and info is not info.module.top)
 
 
-def _reached(starts: list[FunctionInfo], on_path: set[int]) -> set[int]:
+def _reached(
+    starts: list[FunctionInfo],
+    on_path: set[int],
+    stop: Callable[[FunctionInfo], bool] = lambda info: False,
+) -> set[int]:
+    """The functions of the path the calls from `starts` reach (none through a `stop` one)."""
     reached: set[int] = set()
     queue = list(starts)
     while queue:
         info = queue.pop()
-        if id(info) not in reached:
-            reached.add(id(info))
-            queue.extend(c.target for c in info.calls if id(c.target) in on_path and not c.dead)
+        if id(info) in reached or stop(info):
+            continue
+        reached.add(id(info))
+        queue.extend(c.target for c in info.calls if id(c.target) in on_path and not c.dead)
     return reached
 
 
