@@ -1,4 +1,6 @@
-"""Methods called through a parameter nothing types: `agent_ctx.gateway.generate(...)` in a
+"""Calls the walk resolves on what reaches them, not on what they say: a handler picked from a
+dispatch table by a key known only at run time (`HANDLERS[name](args)`, any of its values), and
+methods called through a parameter nothing types: `agent_ctx.gateway.generate(...)` in a
 helper whose `agent_ctx` is unannotated or `Any`. The body is walked once, before its callers
 are known, so the call resolves to nothing there. It is kept (which parameter, which
 attributes), and each call of the helper that hands that parameter an object of the checked
@@ -16,7 +18,7 @@ from replaylint.parse.children import children
 from replaylint.resolve import folds
 from replaylint.resolve.model import Func, FunctionInfo, HelperCall, ThroughParam
 from replaylint.resolve.parameters import parameter_of
-from replaylint.resolve.values import UNKNOWN, Value
+from replaylint.resolve.values import UNKNOWN, Mapping, Value
 from replaylint.resolve.walker import Walker
 
 _DEPTH = 4  # attributes between the parameter and the method (`ctx.deps.gateway.generate`)
@@ -28,8 +30,24 @@ class ThroughParams(Walker):
         helper it calls through what it hands that helper's parameters."""
         if callee is UNKNOWN:
             self._through_param(node)
+            self._dispatched(node)
         elif isinstance(callee, Func):
             self._resolve_through_params(callee, node, values)
+
+    def _dispatched(self, node: cst.Call) -> None:
+        """`HANDLERS[name](args)` with `HANDLERS` a dict literal and `name` known only at run
+        time: the call runs one of its functions, so it is a call of each (as `HANDLERS["send"]
+        (args)` is of the one it names)."""
+        func = node.func
+        if not isinstance(func, cst.Subscript) or len(func.slice) != 1:
+            return
+        table = self._peek(func.value)
+        if not isinstance(table, Mapping) or not isinstance(func.slice[0].slice, cst.Index):
+            return
+        for value in table.items.values():
+            if isinstance(value, Func):  # named by the function: the key is not known here
+                self._helper(value.info, node, value.info.name)
+                self._walk_nested_now(value.info)
 
     def _through_param(self, node: cst.Call) -> None:
         """An unresolved call of this function's body: kept when it is a method reached from a
