@@ -1,14 +1,16 @@
-"""Calls the walk resolves on what reaches them, not on what they say: a handler picked from a
-dispatch table by a key known only at run time (`HANDLERS[name](args)`, any of its values), and
-methods called through a parameter nothing types: `agent_ctx.gateway.generate(...)` in a
-helper whose `agent_ctx` is unannotated or `Any`. The body is walked once, before its callers
-are known, so the call resolves to nothing there. It is kept (which parameter, which
-attributes), and each call of the helper that hands that parameter an object of the checked
-code resolves it on the object: a method of the project reached that way becomes a call the
-helper makes, as if the parameter had been annotated with the object's class.
+"""Calls the walk resolves on what reaches them rather than on what they say.
 
-Only functions of the checked code are resolved this way: a hazard of an outside package
-reached through such a parameter is not (its fact would belong to the helper's walk)."""
+- A handler picked from a dispatch table by a key known only at run time
+  (`HANDLERS[name](args)`, `HANDLERS` a dict literal of the module's functions) runs one of
+  them: the call is a call of each.
+- A method called through a parameter nothing types (`agent_ctx.gateway.generate(...)`, in a
+  helper whose `agent_ctx` is unannotated or `Any`): the body is walked once, before its
+  callers are known, so the call resolves to nothing there. It is kept (which parameter, which
+  attributes), and each call of the helper on the workflow path that hands that parameter an
+  object of the checked code resolves it on the object, as an annotation naming the object's
+  class would. Only functions of the checked code are resolved this way: a hazard of an
+  outside package reached through such a parameter is not (its fact would belong to the
+  helper's own walk)."""
 
 from __future__ import annotations
 
