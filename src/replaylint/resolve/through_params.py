@@ -66,8 +66,6 @@ class ThroughParams(Walker):
             return
         if any(kept.node is node for kept in info.through_params):
             return  # the body walked again
-        if func.value in _stored(info.node):
-            return  # bound again in the body: no longer what the caller handed
         written = folds.written(node.func) or chain[0]
         info.through_params.append(
             ThroughParam(
@@ -80,6 +78,14 @@ class ThroughParams(Walker):
                 self.statement,
             )
         )
+
+    def _stored_in(self, info: FunctionInfo) -> set[str]:
+        """The names `info`'s body binds, read once per function (only when a call through
+        one of its parameters resolves, which is rare)."""
+        stored = self.stored_in.get(id(info))
+        if stored is None:
+            stored = self.stored_in[id(info)] = _stored(info.node)
+        return stored
 
     def _resolve_through_params(self, callee: Func, node: cst.Call, values: list[Value]) -> None:
         """A call of `callee`: what it hands each parameter its body calls methods through
@@ -101,17 +107,20 @@ class ThroughParams(Walker):
             value = handed.get(kept.param, UNKNOWN)
             for name in kept.chain:
                 value = self.attr(value, name) if value is not UNKNOWN else UNKNOWN
-            if isinstance(value, Func) and not _made(info, value.info, kept.node):
-                info.calls.append(
-                    HelperCall(
-                        value.info,
-                        kept.node,
-                        kept.written,
-                        kept.governed,
-                        dead=kept.dead,
-                        statement=kept.statement,
-                    )
+            if not isinstance(value, Func) or _made(info, value.info, kept.node):
+                continue
+            if kept.param in self._stored_in(info):
+                continue  # bound again in the body: no longer what the caller handed
+            info.calls.append(
+                HelperCall(
+                    value.info,
+                    kept.node,
+                    kept.written,
+                    kept.governed,
+                    dead=kept.dead,
+                    statement=kept.statement,
                 )
+            )
 
 
 def _stored(node: cst.CSTNode) -> set[str]:

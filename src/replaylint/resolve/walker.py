@@ -213,6 +213,7 @@ class Walker:
         # `from m import x` while m's statements were still being walked, before they bound x:
         # (scope, name, m, x), bound once m is loaded (bind_late_imports).
         self.late_imports: list[tuple[Scope, str, ModuleInfo, str]] = []
+        self.stored_in: dict[int, set[str]] = {}  # id(function) -> the names its body binds
         self._handed_to: dict[int, str] = {}
         # How many classes were defined when the module had loaded (None while it loads): the
         # ones before are module-level classes, whose attributes every run shares.

@@ -36,9 +36,9 @@ async def echoed(deps: Any) -> str:
     return await deps.gateway.echo("hello")
 
 
-async def rebound(deps) -> str:
-    deps = Deps()
-    return await deps.gateway.echo("again")
+async def rebound(deps, make) -> str:
+    deps = make()  # no longer what the caller handed: what `make` builds is not known
+    return await deps.gateway.generate("again")
 
 
 async def fetched(client) -> int:
@@ -73,7 +73,7 @@ class Planner:
         first = await plan(deps)  # expect: ADK-W005
         second = await review(prompt="again", deps=deps)  # expect: ADK-W005
         third = await echoed(deps)
-        fourth = await rebound(deps)
+        fourth = await rebound(deps, Quiet)
         await announce(Quiet())
         await fetched(httpx.AsyncClient())  # not followed: an outside package's client
         return first + second + third + fourth
