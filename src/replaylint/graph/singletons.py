@@ -7,7 +7,7 @@ from __future__ import annotations
 import libcst as cst
 
 from replaylint.graph.bodies import Body, statements_in
-from replaylint.parse.children import children
+from replaylint.parse.children import children, target_names
 from replaylint.resolve.statements import always_leaves
 
 # How `len(s) <op> n` bounds the set when the test holds, and when it fails.
@@ -89,23 +89,11 @@ def _changes(statement: cst.CSTNode, name: str) -> bool:
             if grows and isinstance(node.func.value, cst.Name) and node.func.value.value == name:
                 return True
         if target is not None and any(
-            isinstance(n, cst.Name) and n.value == name for n in _names(target)
+            isinstance(n, cst.Name) and n.value == name for n in target_names(target)
         ):
             return True
         stack.extend(children(node))
     return False
-
-
-def _names(target: cst.CSTNode) -> list[cst.CSTNode]:
-    found: list[cst.CSTNode] = []
-    stack = [target]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.Name):
-            found.append(node)
-        elif isinstance(node, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
-            stack.extend(children(node))
-    return found
 
 
 def _before(block: cst.IndentedBlock, node: cst.CSTNode) -> list[cst.BaseStatement]:

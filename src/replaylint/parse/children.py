@@ -94,3 +94,16 @@ def mentions(node: cst.CSTNode, name: str) -> bool:
             return True
         stack.extend(children(current))
     return False
+
+
+def target_names(target: cst.CSTNode) -> list[cst.Name]:
+    """The names an assignment or loop target binds (`a`, `a, (b, *c)`, `[a, b]`)."""
+    found: list[cst.Name] = []
+    stack = [target]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Name):
+            found.append(node)
+        elif isinstance(node, (cst.Tuple, cst.List, cst.Element, cst.StarredElement)):
+            stack.extend(children(node))
+    return found

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from replaylint.parse.children import children
+from replaylint.parse.children import children, target_names
 from replaylint.resolve import folds
 from replaylint.resolve.model import Func, FunctionInfo, HelperCall, ThroughParam
 from replaylint.resolve.parameters import parameter_of
@@ -135,20 +135,10 @@ def _stored(node: cst.CSTNode) -> set[str]:
         elif isinstance(current, (cst.NamedExpr, cst.AsName)):
             target = current.target if isinstance(current, cst.NamedExpr) else current.name
         if target is not None:
-            found |= {n.value for n in _names(target)}
+            found |= {n.value for n in target_names(target)}
         if not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             stack.extend(children(current))
     return found
-
-
-def _names(target: cst.CSTNode) -> list[cst.Name]:
-    if isinstance(target, cst.Name):
-        return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return [n for element in target.elements for n in _names(element.value)]
-    if isinstance(target, cst.StarredElement):
-        return _names(target.value)
-    return []
 
 
 def _made(info: FunctionInfo, target: FunctionInfo, node: cst.CSTNode) -> bool:

@@ -106,16 +106,13 @@ def made_by(node: cst.Call, function: FunctionInfo | None) -> cst.BaseExpression
 
 def _sole_value(scope: cst.CSTNode, name: str) -> cst.BaseExpression | None:
     """What the one assignment to `name` in a function's body assigns (None for none or more)."""
-    found: list[cst.BaseExpression] = []
-    stack: list[cst.CSTNode] = [scope]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Assign):
-            for target in current.targets:
-                if isinstance(target.target, cst.Name) and target.target.value == name:
-                    found.append(current.value)
-        if current is scope or not isinstance(current, (cst.FunctionDef, cst.Lambda)):
-            stack.extend(fields.children(current))
+    body = scope.body if isinstance(scope, cst.FunctionDef) else scope
+    found = [
+        assign.value
+        for assign in _assignments(body)
+        for target in assign.targets
+        if isinstance(target.target, cst.Name) and target.target.value == name
+    ]
     return found[0] if len(found) == 1 else None
 
 
