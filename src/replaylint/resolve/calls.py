@@ -7,7 +7,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from replaylint.presets.records import Preset
-from replaylint.resolve import folds
+from replaylint.resolve import folds, tables
 from replaylint.resolve.call_args import CallArgs
 from replaylint.resolve.catalog import Entry
 from replaylint.resolve.context_params import guessed_context
@@ -23,6 +23,7 @@ from replaylint.resolve.values import (
     ModuleTable,
     Namespace,
     Seq,
+    Table,
     Value,
     entry_of_sets,
 )
@@ -123,10 +124,9 @@ class Calls(Walker):
                 args = [self.eval(arg.value) for arg in node.args]
                 found = self._index_namespace(owner, args[0] if args else UNKNOWN, node)
                 return self._read(node, found), UNKNOWN, owner
-            if isinstance(owner, Mapping) and method == "get":
+            if isinstance(owner, (Mapping, Table)) and method == "get":
                 args = [self.eval(arg.value) for arg in node.args]
-                key = args[0] if args else UNKNOWN
-                found = owner.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
+                found = tables.entry(owner, args[0] if args else UNKNOWN)
                 if found is UNKNOWN:
                     found = entry_of_sets(method, args)  # `deps.get(k, set())`
                 return found, UNKNOWN, owner
@@ -163,6 +163,7 @@ class Calls(Walker):
             # Callables handed to an agent or graph: the framework calls them where it runs
             # them (framework_calls.py), not where they are handed over.
             or (bool(path) and bool(self.frameworks.hosted(path)))
+            or path in self.catalog.wrapper_constructors  # a tool kept for an agent to call
             or (
                 isinstance(func, cst.Name)
                 and func.value in _NON_CALLING

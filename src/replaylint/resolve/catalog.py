@@ -107,6 +107,7 @@ class Catalog:
         wrappers = data.get("wrappers", {})
         self.wrapping_decorators = frozenset(wrappers.get("decorators", []))
         self.wrapper_methods = frozenset(wrappers.get("methods", []))
+        self.wrapper_constructors = frozenset(wrappers.get("constructors", []))
         self.repositories = _repositories(data)
         activities = data.get("activities", {})
         self.recorded_activities.update(activities.get("recorded", []))

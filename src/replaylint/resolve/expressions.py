@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from replaylint.resolve import folds
+from replaylint.resolve import folds, tables
 from replaylint.resolve.facts import Reference
 from replaylint.resolve.model import Class, ClassInfo, Func, FunctionInfo, LocalModule, Obj, Super
 from replaylint.resolve.scopes import Scope
@@ -17,7 +17,9 @@ from replaylint.resolve.values import (
     Mapping,
     ModuleTable,
     Namespace,
+    OneOf,
     Seq,
+    Table,
     Value,
 )
 from replaylint.resolve.walker import Walker
@@ -80,6 +82,8 @@ class Expressions(Walker):
         return self._read(node, value)
 
     def attr(self, value: Value, name: str) -> Value:
+        if isinstance(value, OneOf):
+            return tables.attribute_of_each(self.attr(item, name) for item in value.items)
         if isinstance(value, Ext):
             if name == "__dict__":
                 return Namespace(value)
@@ -264,8 +268,10 @@ class Expressions(Walker):
         saved = self.scope
         self.scope = Scope(saved)
         clause = node.for_in  # type: ignore[attr-defined]
+        first: Value | None = None
         while clause is not None:
             iterable = self.eval(clause.iter)
+            first = iterable if first is None else first
             self._iterated(clause.iter, iterable)
             self._bind(clause.target, loop_element(iterable))
             for condition in clause.ifs:
@@ -277,6 +283,8 @@ class Expressions(Walker):
         else:
             self.eval(node.elt)  # type: ignore[attr-defined]
         self.scope = saved
+        if isinstance(node, cst.DictComp) and first is not None:
+            return tables.comprehension_table(node, first)
         return UNKNOWN
 
     def _subscript(self, node: cst.Subscript) -> Value:
@@ -302,9 +310,8 @@ class Expressions(Walker):
         text = folds.str_const(base)
         if text is not None:
             return folds.subscript(text, parts, is_slice)
-        if isinstance(base, Mapping) and not is_slice:
-            key = parts[0]
-            return base.items.get(key.value, UNKNOWN) if isinstance(key, Const) else UNKNOWN
+        if isinstance(base, (Mapping, Table)) and not is_slice:
+            return tables.entry(base, parts[0] or UNKNOWN)
         if isinstance(base, Seq) and not is_slice:
             index = parts[0]
             if isinstance(index, Const) and isinstance(index.value, int):

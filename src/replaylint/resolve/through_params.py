@@ -1,8 +1,8 @@
 """Calls the walk resolves on what reaches them rather than on what they say.
 
 - A handler picked from a dispatch table by a key known only at run time
-  (`HANDLERS[name](args)`, `HANDLERS` a dict literal of the module's functions) runs one of
-  them: the call is a call of each.
+  (`HANDLERS[name](args)`, resolve/tables.py) runs one of its functions: the call is a call
+  of each.
 - A method called through a parameter nothing types (`agent_ctx.gateway.generate(...)`, in a
   helper whose `agent_ctx` is unannotated or `Any`): the body is walked once, before its
   callers are known, so the call resolves to nothing there. It is kept (which parameter, which
@@ -20,7 +20,7 @@ from replaylint.parse.children import children, target_names
 from replaylint.resolve import folds
 from replaylint.resolve.model import Func, FunctionInfo, HelperCall, ThroughParam
 from replaylint.resolve.parameters import parameter_of
-from replaylint.resolve.values import UNKNOWN, Mapping, Value
+from replaylint.resolve.values import UNKNOWN, OneOf, Value
 from replaylint.resolve.walker import Walker
 
 _DEPTH = 4  # attributes between the parameter and the method (`ctx.deps.gateway.generate`)
@@ -32,21 +32,16 @@ class ThroughParams(Walker):
         helper it calls through what it hands that helper's parameters."""
         if callee is UNKNOWN:
             self._through_param(node)
-            self._dispatched(node)
+        elif isinstance(callee, OneOf):
+            self._dispatched(callee, node)
         elif isinstance(callee, Func):
             self._resolve_through_params(callee, node, values)
 
-    def _dispatched(self, node: cst.Call) -> None:
-        """`HANDLERS[name](args)` with `HANDLERS` a dict literal and `name` known only at run
-        time: the call runs one of its functions, so it is a call of each (as `HANDLERS["send"]
-        (args)` is of the one it names)."""
-        func = node.func
-        if not isinstance(func, cst.Subscript) or len(func.slice) != 1:
-            return
-        table = self._peek(func.value)
-        if not isinstance(table, Mapping) or not isinstance(func.slice[0].slice, cst.Index):
-            return
-        for value in table.items.values():
+    def _dispatched(self, callee: OneOf, node: cst.Call) -> None:
+        """`HANDLERS[name](args)`, a dispatch table's entry picked by a key known only at run
+        time (resolve/tables.py): the call runs one of its functions, so it is a call of each
+        (as `HANDLERS["send"](args)` is of the one it names)."""
+        for value in callee.items:
             if isinstance(value, Func):  # named by the function: the key is not known here
                 self._helper(value.info, node, value.info.name)
                 self._walk_nested_now(value.info)

@@ -67,6 +67,26 @@ class Mapping(Value):
         self.items = items
 
 
+class Table(Value):
+    """A dict a comprehension builds from a literal sequence (`{t.name: t for t in TOOLS}`):
+    what it holds is known, under which key is not."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Value, ...]) -> None:
+        self.items = items
+
+
+class OneOf(Value):
+    """One of several functions, which one decided only at run time: a dispatch table's entry
+    picked by a key the guard cannot fold (`HANDLERS[name]`). A call of it is a call of each."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Value, ...]) -> None:
+        self.items = items
+
+
 class Namespace(Value):
     """A mapping of names to values reached dynamically: globals(), vars(m), m.__dict__."""
 
