@@ -97,35 +97,73 @@ def _of_a_singleton(fact: MethodCall | BuiltinCall) -> bool:
     return at_most_one(Body(fact.site.function), fact.site.statement, given.value)
 
 
-def _each_pass_its_own_key(loop: cst.CSTNode | None) -> bool:
-    """Does every statement of the loop only add, discard or drop the loop's own element in a
-    container, never failing (`seen.discard(k)`, `streams.pop(k, None)`; `del index[k]` may
-    raise at whichever key is missing first)? Passes that touch only their own key leave the
-    same state in any order."""
+def _each_pass_its_own_key(loop: cst.CSTNode | None, function: FunctionInfo) -> bool:
+    """Does every statement of the loop only touch the loop's own element's place in a
+    container, never failing? Adding, discarding or dropping the element (`seen.discard(k)`,
+    `streams.pop(k, None)`; `del index[k]` may raise at whichever key is missing first), or,
+    in a dict only ever asked for entries by key, setting its entry to a value no pass changes
+    (`results[k] = {"skipped": k}`) or adding such a value to the set its entry holds
+    (`dependents[k].add(step)`). Passes that touch only their own key leave the same state in
+    any order, and an order the dict took its keys in is never seen."""
     if not isinstance(loop, cst.For) or loop.orelse is not None:
         return False
     if not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return False
     key = loop.target.value
+    entries: set[str] = set()  # the dicts whose entries the passes set
     for line in loop.body.body:
         if not isinstance(line, cst.SimpleStatementLine):
             return False
-        if not all(_touches_own_key(small, key) for small in line.body):
+        if not all(_touches_own_key(small, key, entries) for small in line.body):
             return False
-    return True
+    body = Body(function) if entries else None
+    return body is None or all(only_looked_up(body, name) for name in entries)
 
 
-def _touches_own_key(small: cst.BaseSmallStatement, key: str) -> bool:
+def _touches_own_key(small: cst.BaseSmallStatement, key: str, entries: set[str]) -> bool:
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        table = _entry_of(small.targets[0].target, key)
+        if table is None or not _settled(small.value, table):
+            return False
+        entries.add(table)
+        return True
     call = small.value if isinstance(small, cst.Expr) else None
     if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return False
     method, args = call.func.attr.value, call.args
+    table = _entry_of(call.func.value, key)
+    if table is not None and method in _SET_ADDS and len(args) == 1:
+        entries.add(table)  # `dependents[k].add(step)`: each pass fills its own entry's set
+        return _settled(args[0].value, table)
     wanted = 2 if method == "pop" else 1  # a pop without a default raises for a missing key
     if method not in _OWN_KEY_METHODS or len(args) != wanted or not _is_name(args[0].value, key):
         return False
     return not mentions(call.func.value, key) and all(
         not mentions(arg.value, key) for arg in args[1:]
     )
+
+
+def _entry_of(node: cst.BaseExpression, key: str) -> str | None:
+    """The dict `node` is the loop element's entry of (`results[k]`), by its name."""
+    if not isinstance(node, cst.Subscript) or not isinstance(node.value, cst.Name):
+        return None
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    return node.value.value if _is_name(node.slice[0].slice.value, key) else None
+
+
+def _settled(value: cst.BaseExpression, table: str) -> bool:
+    """Is `value` the same whichever pass comes first: made of names and literals only (no
+    call, which could count or draw), and not read from the dict being filled?"""
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Call, cst.Await, cst.Yield, cst.NamedExpr, cst.Lambda)):
+            return False
+        if isinstance(node, cst.BaseComp):
+            return False
+        stack.extend(children(node))
+    return not mentions(value, table)
 
 
 def _is_name(node: cst.CSTNode, name: str) -> bool:
@@ -135,12 +173,24 @@ def _is_name(node: cst.CSTNode, name: str) -> bool:
 def _a_dict_only_looked_up(fact: Iteration) -> bool:
     """Is the dict the comprehension builds bound to a local only ever asked for entries?"""
     assign = sole_store(fact.site.statement)
-    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+    if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+        target: cst.BaseExpression = assign.targets[0].target
+    elif isinstance(assign, cst.AnnAssign):
+        target = assign.target  # `results: dict[str, dict] = {k: ... for k in s}`
+    else:
         return False
-    target = assign.targets[0].target
     if not isinstance(target, cst.Name) or not isinstance(assign.value, cst.DictComp):
         return False
     return only_looked_up(Body(fact.site.function), target.value)
+
+
+def _ties_by_key(fact: BuiltinCall) -> bool:
+    """`max(names, key=len)` of a set: of the elements whose keys tie, the first in iteration
+    order wins, and that order is the set's hash order (with no key, elements never tie)."""
+    call = fact.node
+    if not isinstance(call, cst.Call) or len(fact.args) != 1 or not _hash_ordered(fact.args[0]):
+        return False
+    return any(arg.keyword is not None and arg.keyword.value == "key" for arg in call.args)
 
 
 def _hash_ordered(value: Value) -> bool:
@@ -149,6 +199,7 @@ def _hash_ordered(value: Value) -> bool:
 
 _ORDER = "order"  # an order taken from hashing: kept on every path but a query's
 _OWN_KEY_METHODS = frozenset({"add", "discard", "pop"})
+_SET_ADDS = frozenset({"add", "discard"})
 
 
 class UnorderedIterationInWorkflow(FactRule):
@@ -192,7 +243,7 @@ class UnorderedIterationInWorkflow(FactRule):
             return
         if fact.within == "set" or fact.consumer in _ORDER_FREE:
             return  # the result is a set again, or sorted, counted, or tested
-        if fact.within == "for" and _each_pass_its_own_key(fact.site.statement):
+        if fact.within == "for" and _each_pass_its_own_key(fact.site.statement, fact.site.function):
             return  # `for k in gone: cache.pop(k, None)`: any order leaves the same state
         if fact.within == "dict" and _a_dict_only_looked_up(fact):
             return  # `deps = {k: set() for k in ids}`, then only `deps[k]`: no order is seen
@@ -208,6 +259,10 @@ class UnorderedIterationInWorkflow(FactRule):
             if name == "id" or not hashes_by_value(fact.args[0]):
                 reason = f"{name}() differs from one process to the next"
                 self.report(fact, fact.written(), reason, pending="flow")
+            return
+        if name in ("min", "max") and _ties_by_key(fact):
+            reason = "picks among equal keys in a set's hash order"
+            self.report(fact, fact.written(), reason, pending=_ORDER)
             return
         first = _ORDER_KEEPING.get(name)
         if first is None or not any(_hash_ordered(arg) for arg in fact.args[first:]):
