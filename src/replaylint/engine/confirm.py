@@ -29,7 +29,7 @@ class Verdicts:
         if project.registrations is not None:  # the workers of registrars checked apart
             unsandboxed |= project.registrations.unsandboxed
         for module in checked:
-            path = module.workflow_path()
+            path = module.confirmed_path()
             replay: Replay | None = None
             for function in path:
                 for hit in function.hits:

@@ -253,7 +253,20 @@ class ModuleInfo:
         are reported at the call, as ADK-W005: only the marked module is opted in."""
         if self.marked:
             return [self.top, *self.functions]
-        reached: dict[int, FunctionInfo] = {id(f): f for f in self.entries()}
+        return self._reached(self.entries())
+
+    def confirmed_path(self) -> list[FunctionInfo]:
+        """What the decision-aware rules confirm their findings on for this module: its workflow
+        path, and for a marked module the helpers of other modules it reaches too. Their lines
+        are not reported, but whether what they read decides anything still decides whether
+        the call of them is an ADK-W005."""
+        if not self.marked:
+            return self.workflow_path()
+        own = [self.top, *self.functions]
+        return own + [f for f in self._reached(own) if f.module is not self]
+
+    def _reached(self, starts: list[FunctionInfo]) -> list[FunctionInfo]:
+        reached: dict[int, FunctionInfo] = {id(f): f for f in starts}
         queue = list(reached.values())
         while queue:
             info = queue.pop()
