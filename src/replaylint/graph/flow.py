@@ -18,7 +18,7 @@ import libcst as cst
 from replaylint.graph.bodies import STATEMENTS, Body
 from replaylint.graph.caches import fills_a_cache
 from replaylint.graph.guards import first_write
-from replaylint.graph.log_lines import logs, only_logs
+from replaylint.graph.log_lines import logs, only_logged, only_logs
 from replaylint.graph.seen_sets import tested_in_a_seen_set
 from replaylint.graph.syntax import (
     TAKING,
@@ -37,15 +37,6 @@ from replaylint.resolve.model import FunctionInfo, HelperCall
 
 BUDGET = 4000
 _CACHES = ("functools.lru_cache", "functools.cache", "functools.cached_property")
-# What carries a value into the container or string around it, unchanged.
-_CARRIERS = (
-    cst.Element,
-    cst.DictElement,
-    cst.List,
-    cst.Tuple,
-    cst.Dict,
-    cst.FormattedString,
-)
 
 
 @dataclass(frozen=True)
@@ -314,18 +305,8 @@ class Flow:
         return None
 
     def only_logged(self, function: FunctionInfo, node: cst.CSTNode) -> bool:
-        """Is the value of `node` only written into a log line, as an argument of a log call or
-        inside a container or string built for one (`extra={"seen": list(s)}`)?"""
-        body = self.body(function)
-        child, parent = node, body.parents.get(id(node))
-        while isinstance(parent, _CARRIERS) or (
-            isinstance(parent, cst.FormattedStringExpression) and parent.expression is child
-        ):
-            child, parent = parent, body.parents.get(id(parent))
-        call = body.parents.get(id(parent)) if isinstance(parent, cst.Arg) else None
-        if not isinstance(call, cst.Call) or call.func is child:
-            return False
-        return logs(function.external.get(id(call), ""), call, self.sinks.logger)
+        """Is the value of `node` only written into a log line (graph/log_lines.py)?"""
+        return only_logged(self.body(function), function, node, self.sinks.logger)
 
     def only_handed_to_commands(self, function: FunctionInfo, node: cst.CSTNode) -> bool:
         """Is the value of `node` only ever handed to durable commands (directly, or through
