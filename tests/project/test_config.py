@@ -112,6 +112,32 @@ def test_unsafe_declares_a_company_client(project: Path) -> None:
     assert codes(project) == [("wf.py", 7, "ADK-W001"), ("wf.py", 8, "ADK-W004")]
 
 
+def test_unsafe_names_of_the_projects_own_modules(project: Path) -> None:
+    """A declared name of the checked project itself (its in-house gateway, read by the walk
+    and found harmless) is judged by the declaration, however it is imported."""
+    (project / "acme").mkdir()
+    (project / "acme" / "__init__.py").write_text("")
+    (project / "acme" / "llm.py").write_text(
+        "class Gateway:\n    def complete(self, p):\n        return p\n"
+    )
+    (project / "acme" / "http.py").write_text("def fetch(url):\n    return url\n")
+    (project / "wf.py").write_text(
+        "import acme.llm\nimport acme.http as web\nfrom acme.llm import Gateway\n"
+        "__adk_workflow__ = True\n\n\ndef run(q):\n    a = Gateway().complete(q)\n"
+        "    b = acme.llm.Gateway().complete(q)\n    return web.fetch(q), a, b\n"
+    )
+    assert codes(project) == []
+    write_config(
+        project,
+        '[tool.replaylint.unsafe]\n"ADK-W001" = ["acme.llm.Gateway"]\n"ADK-W004" = ["acme.http"]\n',
+    )
+    assert codes(project) == [
+        ("wf.py", 8, "ADK-W001"),
+        ("wf.py", 9, "ADK-W001"),
+        ("wf.py", 10, "ADK-W004"),
+    ]
+
+
 def test_safe_names_stop_findings_and_propagation(project: Path) -> None:
     (project / "wf.py").write_text(
         "import time\n__adk_workflow__ = True\n\n\ndef audit_stamp():\n    return time.monotonic()\n\n\n"
@@ -135,6 +161,20 @@ def test_activity_decorators(project: Path) -> None:
     )
     assert codes(project) == [("wf.py", 8, "ADK-W003"), ("wf.py", 12, "ADK-W005")]
     write_config(project, 'activity-decorators = ["ourlib.recorded"]\n')
+    assert codes(project) == []
+
+
+def test_activity_decorators_of_the_project(project: Path) -> None:
+    """A declared recorder the project defines itself is named by its module and name."""
+    (project / "recorders.py").write_text(
+        "def recorded(fn):\n    def wrapper(*args):\n        return fn(*args)\n\n    return wrapper\n"
+    )
+    (project / "wf.py").write_text(
+        "import time\nfrom recorders import recorded\n__adk_workflow__ = True\n\n\n@recorded\n"
+        "def stamp():\n    return time.time()\n\n\ndef run():\n    return stamp()\n"
+    )
+    assert codes(project) == [("wf.py", 8, "ADK-W003"), ("wf.py", 12, "ADK-W005")]
+    write_config(project, 'activity-decorators = ["recorders.recorded"]\n')
     assert codes(project) == []
 
 

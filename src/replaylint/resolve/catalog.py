@@ -76,6 +76,8 @@ class Catalog:
         self.recorders: set[str] = set()
         self.recorded_activities: set[str] = set()
         self.safe: set[str] = set()
+        # Names the project declares unsafe: its own modules' too, which the walk would read.
+        self.declared: frozenset[str] = frozenset()
         self.logger_prefixes = tuple(data.get("loggers", {}).get("prefixes", []))
         for table in data.get("call", []):
             entry = Entry(
@@ -185,6 +187,7 @@ class Catalog:
         clone.__dict__.update(
             {k: (v.copy() if hasattr(v, "copy") else v) for k, v in self.__dict__.items()}
         )
+        clone.declared = frozenset(name for names in unsafe.values() for name in names)
         for category, names in unsafe.items():
             entry = Entry(category, "declared unsafe in the project configuration")
             for name in names:
@@ -203,6 +206,14 @@ class Catalog:
         return clone
 
     # ------------------------------------------------------------------ lookups
+
+    def declared_unsafe(self, name: str) -> bool:
+        """Is `name`, or a module or class it is under, declared unsafe by the project (its
+        own `myapp.llm.Gateway`, judged by the declaration rather than read)?"""
+        if not self.declared:
+            return False
+        parts = name.split(".")
+        return any(".".join(parts[:end]) in self.declared for end in range(1, len(parts) + 1))
 
     def client_class(self, path: str) -> str | None:
         """The catalog's name for a client class, also when imported from a submodule."""

@@ -62,6 +62,8 @@ class Definitions(Wrappers, Annotations):
                     paths.append(value.path[:-2])
             else:
                 paths.append(folds.dotted(expr.func if isinstance(expr, cst.Call) else expr) or "")
+                if isinstance(value, Func):  # a project's own decorator, by its full name too
+                    paths.append(f"{value.info.module.name}.{value.info.qualname}")
                 made = self._wrapped(value)
                 if made:
                     paths.append(made)

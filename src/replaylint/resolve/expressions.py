@@ -95,6 +95,8 @@ class Expressions(Walker):
                     return Ext(same)  # `path.parent` is a Path too
             return Ext(f"{value.path}.{name}")
         if isinstance(value, LocalModule):
+            if self.catalog.declared_unsafe(f"{value.info.name}.{name}"):
+                return Ext(f"{value.info.name}.{name}")  # declared unsafe by the project
             found = value.info.exports.get(name)
             if found is not None:
                 return found

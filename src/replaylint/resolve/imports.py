@@ -28,7 +28,10 @@ class Imports(Walker):
             local = self.project.resolve_module(name, 0, self.m)
             self._edge(ImportEdge(name, node, local, broken=self._broken(name, local)))
             if alias.asname is not None:
-                value: Value = LocalModule(local) if local is not None else Ext(name)
+                declared = self.catalog.declared_unsafe(name)
+                value: Value = (
+                    LocalModule(local) if local is not None and not declared else Ext(name)
+                )
                 self._bind(alias.asname.name, value)
             else:
                 top = name.split(".")[0]
@@ -56,7 +59,10 @@ class Imports(Walker):
                 else folds.dotted(alias.name) or ""
             )
             bound = alias.asname.name if alias.asname is not None else alias.name
-            if local is not None:
+            declared = f"{absolute}.{member}" if absolute else member
+            if local is not None and self.catalog.declared_unsafe(declared):
+                value = Ext(declared)  # the project's own API, declared unsafe: not read
+            elif local is not None:
                 value = local.exports.get(member)
                 if value is None:
                     value = self._submodule(node, name or "", absolute, member, level)
