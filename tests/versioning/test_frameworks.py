@@ -88,6 +88,19 @@ DBOS_CASES = {
         "DBOS.deprecate_patch('charge-first')\ncharge(order)\nreserve(order)",
     ),
     "step arguments changed": ("reserve(order)", "reserve(order + '-2')"),
+    # DBOS.enqueue_workflow(queue, func) is Queue(queue).enqueue(func), recorded the same way.
+    "enqueue moved to DBOS.enqueue_workflow": (
+        "from dbos import Queue\nQueue('q').enqueue(checkout, order)\nreserve(order)",
+        "DBOS.enqueue_workflow('q', checkout, order)\nreserve(order)",
+    ),
+    "enqueue_workflow inserted": (
+        "reserve(order)",
+        "DBOS.enqueue_workflow('q', checkout, order)  # expect: ADK-V001\nreserve(order)",
+    ),
+    "enqueue_workflow of another workflow": (
+        "DBOS.enqueue_workflow('q', checkout, order)",
+        "DBOS.enqueue_workflow('q', func=reserve, order=order)  # expect: ADK-V001",
+    ),
 }
 
 
@@ -122,6 +135,35 @@ def test_the_model_is_overridden_per_framework() -> None:
     )
     temporal["new/pyproject.toml"] = '[tool.replaylint.versioning]\ntemporal = "pinned"\n'
     _agrees(temporal)
+
+
+def test_a_temporal_workflow_declares_its_own_behaviour() -> None:
+    """A pinned workflow beside others does not pin them: one declared AUTO_UPGRADE, or
+    declaring nothing, still replays on the new code; a worker deployment's default pins the
+    workflows that declare none."""
+    first = 'execute_activity("b", start_to_close_timeout=timedelta(seconds=5))'
+    swapped = TEMPORAL.format(first="b", second="a").replace(first, first + "  # expect: ADK-V001")
+    files = _pair("flow.py", TEMPORAL.format(first="a", second="b"), swapped)
+    behaviour = "@workflow.defn(versioning_behavior=common.VersioningBehavior.{})\n"
+    report = TEMPORAL.format(first="a", second="b").replace("class Flow", "class Report")
+    pinned = "from temporalio import common\n" + report.replace(
+        "@workflow.defn\n", behaviour.format("PINNED")
+    )
+    _agrees({**files, "base/report.py": pinned, "new/report.py": pinned})
+    upgraded = {
+        path: text.replace("@workflow.defn\n", behaviour.format("AUTO_UPGRADE")).replace(
+            "from temporalio import workflow", "from temporalio import common, workflow"
+        )
+        for path, text in files.items()
+    }
+    _agrees(upgraded)
+    quiet = {path: text.replace("  # expect: ADK-V001", "") for path, text in files.items()}
+    own = {path: text.replace("AUTO_UPGRADE", "PINNED") for path, text in upgraded.items()}
+    _agrees({path: text.replace("  # expect: ADK-V001", "") for path, text in own.items()})
+    deployment = (
+        "config = WorkerDeploymentConfig(default_versioning_behavior=VersioningBehavior.PINNED)\n"
+    )
+    _agrees({**quiet, "base/worker.py": deployment, "new/worker.py": deployment})
 
 
 TEMPORAL = """
@@ -400,6 +442,29 @@ def test_workflow_renamed_removed_and_moved() -> None:
     }
     missing, unexpected = run_pair(module_gone)
     assert [u.split(": ADK-")[0] for u in unexpected] == ["approvals.py:1"], unexpected
+
+
+INTERCEPTOR = """
+from temporalio import worker
+
+
+class {name}(worker.WorkflowInboundInterceptor):
+    async def execute_workflow(self, input: worker.ExecuteWorkflowInput) -> object:
+        return await super().execute_workflow(input)
+"""
+
+
+def test_a_workflow_interceptor_is_no_workflow_of_a_name() -> None:
+    """An interceptor's hooks run in every workflow, but no run is bound to its class: renaming
+    or deleting one is no workflow renamed or removed."""
+    base = {"base/approvals.py": handlers(), "new/approvals.py": handlers()}
+    renamed = {
+        **base,
+        "base/tracing.py": INTERCEPTOR.format(name="TracingInbound"),
+        "new/tracing.py": INTERCEPTOR.format(name="Tracing"),
+    }
+    _agrees(renamed)
+    _agrees({**base, "base/tracing.py": INTERCEPTOR.format(name="Tracing")})
 
 
 def _load(path: Path, text: str, name: str):  # type: ignore[no-untyped-def]

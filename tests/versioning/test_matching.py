@@ -4,8 +4,8 @@ work they do."""
 
 from __future__ import annotations
 
-from replaylint.presets.parts import Versioning
 from replaylint.presets.patterns import Patterns
+from replaylint.presets.versioning_parts import Versioning
 from replaylint.versioning.matching import differences
 from replaylint.versioning.model import Block, Branches, DurableCommand, Guarded, Loop, Where
 

@@ -8,12 +8,11 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from replaylint.presets.patterns import Patterns
 
-VERSIONING_MODELS = ("patching", "pinned")
 # Whether `patterns` compiles each source to refuse a bad one. The shipped records are read on
 # every run, warm ones included, and their 300-odd patterns are proven by the test suite (every
 # pattern of every shipped record compiles): `shipped_records` reads them without recompiling.
@@ -102,87 +101,11 @@ class Integration:
     holds: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Versioning:
-    """What `check --base` needs of a framework: its versioning model, the calls and decorated
-    functions its history records as durable commands (by kind), how a target is read from a
-    command's arguments, how a replay finds each kind again (by position, in one sequence or in
-    one of its own, or by its key), its version gates and their deprecation, its handler
-    decorators, and how a workflow's registered name is declared. Every pattern matches a
-    resolved path."""
-
-    model: str  # "patching" or "pinned": how a deploy meets runs already in flight
-    commands: dict[str, Patterns] = field(default_factory=dict)  # kind -> calls
-    given: dict[str, tuple[str, Patterns]] = field(default_factory=dict)  # kind -> (keyword, calls)
-    steps: dict[str, Patterns] = field(default_factory=dict)  # kind -> decorators of functions
-    targets: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> argument keys
-    gates: Patterns = Patterns()  # calls whose truth opens a version gate (patched)
-    deprecations: Patterns = Patterns()  # calls that retire a gate (deprecate_patch)
-    handlers: dict[str, Patterns] = field(default_factory=dict)  # kind -> method decorators
-    name_keyword: str = "name"  # the entry decorator's keyword that sets the registered name
-    name_decorators: Patterns = Patterns()  # decorators whose argument is the registered name
-    patching_when: tuple[str, ...] = ()  # project text that switches a pinned model to patching
-    pinned_when: tuple[str, ...] = ()  # project text that switches a patching model to pinned
-    unless: dict[str, tuple[str, ...]] = field(default_factory=dict)  # kind -> keywords: no command
-    # Kinds a replay finds by their key (the target: Inngest's step id), not by their position.
-    keyed: frozenset[str] = frozenset()
-    # Kinds numbered in a sequence of their own (LangGraph's interrupts count apart from tasks).
-    apart: frozenset[str] = frozenset()
-    # A command added after every command of the base is new work for a run in flight (its
-    # history holds nothing past the base's last command): not reported.
-    fresh_tail: bool = False
-    version_keyword: str = ""  # the entry decorator's keyword whose value joins the name
-    # False: the registered name lives outside the code (Cloudflare's wrangler binding names the
-    # workflow, the class is only what it runs): a class renamed in place is the same workflow.
-    name_in_code: bool = True
-    # True: a function is recorded under its qualified name (`Messages.create`, a method's class
-    # and all), as the runtime and DBOS record steps; else under its own name.
-    qualified_names: bool = False
-    # True: an entry registered by a registrar call (not a decorator) is named by the folder
-    # that holds its module, as the Azure Functions host names a function.json function.
-    folder_names: bool = False
-
-    def command_kind(self, path: str, keywords: frozenset[str]) -> str | None:
-        """The kind of durable command a call of `path` is (given its keyword arguments): a kind
-        `given` a keyword first (Prefect's suspend with a key), none when one of its `unless`
-        keywords is given (a suspend of another flow run)."""
-        for kind, (keyword, patterns) in self.given.items():
-            if keyword in keywords and patterns.matches(path):
-                return kind
-        for kind, patterns in self.commands.items():
-            if patterns.matches(path):
-                return None if keywords & set(self.unless.get(kind, ())) else kind
-        return None
-
-    def argued(self, kind: str) -> bool:
-        """Does the skeleton keep the code of this kind's other arguments? For a keyed kind, it
-        tells a renamed key from new work; where an addition at the end is silent (fresh-tail,
-        a sequence of its own), it tells a command inserted before its like from one appended."""
-        return kind in self.keyed or kind in self.apart or self.fresh_tail
-
-    def step_kind(self, decorators: tuple[str, ...]) -> str | None:
-        """The kind of command calling a function with these decorators is (a DBOS step)."""
-        for kind, patterns in self.steps.items():
-            if any(patterns.matches(path) for path in decorators):
-                return kind
-        return None
-
-    def handler_kind(self, decorators: tuple[str, ...]) -> str | None:
-        for kind, patterns in self.handlers.items():
-            if any(patterns.matches(path) for path in decorators):
-                return kind
-        return None
-
-
 _INTEGRATION_KEYS = {"what", "source", "runs", "clients", "factories", "keyword", "holds"}
 _REPLAY_KEYS = {"commands", "loggers", "fixed-environment", "module-state", "shared-when-keyword"}
 _REPLAY_KEYS |= {"shared-when-runners", "passed-through", "config-files", "config-key"}
 _REPLAY_KEYS |= {"replayed-when", "keys", "answers", "not-rerun"}
 MODULE_STATES = ("shared", "per-run")
-_VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "gates", "deprecations"}
-_VERSIONING_KEYS |= {"handlers", "name-keyword", "name-decorators", "patching-when"}
-_VERSIONING_KEYS |= {"pinned-when", "unless", "keyed", "apart", "fresh-tail", "version-keyword"}
-_VERSIONING_KEYS |= {"name-in-code", "qualified-names", "folder-names"}
 
 
 def required_table(where: str, data: dict[str, Any], key: str, keys: set[str]) -> dict[str, Any]:
@@ -292,87 +215,11 @@ def _keys(where: str, table: dict[str, Any]) -> tuple[Keys, ...]:
     return tuple(found)
 
 
-def versioning_facts(where: str, table: object) -> Versioning:
-    """A record's [versioning] table (also the runtime's own, rules/runtime.toml)."""
-    if not isinstance(table, dict) or table.get("model") not in VERSIONING_MODELS:
-        models = ", ".join(VERSIONING_MODELS)
-        raise RecordError(f"{where}: [versioning] needs a model, one of {models}")
-    place = f"{where} [versioning]"
-    known(place, table, _VERSIONING_KEYS)
-    given = _given(place, table)
-    commands, steps = _kinds(place, table, "commands"), _kinds(place, table, "steps")
-    kinds = {*commands, *given, *steps}
-    targets = _subtable(place, table, "targets")
-    unless = _subtable(place, table, "unless")
-    return Versioning(
-        model=table["model"],
-        commands=commands,
-        given=given,
-        steps=steps,
-        targets={kind: strings(f"{place} targets", targets, kind) for kind in targets},
-        gates=optional_patterns(place, table, "gates"),
-        deprecations=optional_patterns(place, table, "deprecations"),
-        handlers=_kinds(place, table, "handlers"),
-        name_keyword=_text(place, table, "name-keyword", "name"),
-        name_decorators=optional_patterns(place, table, "name-decorators"),
-        patching_when=optional_patterns(place, table, "patching-when").sources,
-        pinned_when=optional_patterns(place, table, "pinned-when").sources,
-        unless={kind: strings(f"{place} unless", unless, kind) for kind in unless},
-        keyed=_declared_kinds(place, table, "keyed", kinds),
-        apart=_declared_kinds(place, table, "apart", kinds),
-        fresh_tail=_flag(place, table, "fresh-tail", False),
-        version_keyword=_text(place, table, "version-keyword", ""),
-        name_in_code=_flag(place, table, "name-in-code", True),
-        qualified_names=_flag(place, table, "qualified-names", False),
-        folder_names=_flag(place, table, "folder-names", False),
-    )
-
-
-def _given(place: str, table: dict[str, Any]) -> dict[str, tuple[str, Patterns]]:
-    """kind -> (keyword, calls): a call given that keyword is a command of that kind."""
-    given: dict[str, tuple[str, Patterns]] = {}
-    for kind, spec in _subtable(place, table, "given").items():
-        if not isinstance(spec, dict) or not isinstance(spec.get("keyword"), str):
-            raise RecordError(f"{place}: given.{kind} needs a keyword and calls")
-        known(f"{place} given.{kind}", spec, {"keyword", "calls"})
-        given[kind] = (spec["keyword"], patterns(f"{place} given.{kind}", spec, "calls"))
-    return given
-
-
-def _declared_kinds(place: str, table: dict[str, Any], key: str, kinds: set[str]) -> frozenset[str]:
-    """A list of kinds (`keyed`, `apart`), each one the record declares."""
-    listed = optional_strings(place, table, key)
-    unknown = sorted(set(listed) - kinds)
-    if unknown:
-        raise RecordError(f"{place}: {key} names {unknown[0]!r}, which is no command or step kind")
-    return frozenset(listed)
-
-
-def _text(place: str, table: dict[str, Any], key: str, default: str) -> str:
-    value = table.get(key, default)
-    if not isinstance(value, str):
-        raise RecordError(f"{place}: {key} must be text")
-    return value
-
-
-def _flag(place: str, table: dict[str, Any], key: str, default: bool) -> bool:
-    value = table.get(key, default)
-    if not isinstance(value, bool):
-        raise RecordError(f"{place}: {key} must be true or false")
-    return value
-
-
-def _subtable(where: str, table: dict[str, Any], key: str) -> dict[str, Any]:
+def subtable(where: str, table: dict[str, Any], key: str) -> dict[str, Any]:
     found = table.get(key, {})
     if not isinstance(found, dict):
         raise RecordError(f"{where}: {key} must be a table")
     return found
-
-
-def _kinds(where: str, table: dict[str, Any], key: str) -> dict[str, Patterns]:
-    """A table of kind -> patterns (`activity = ['temporalio\\.workflow\\.execute_activity']`)."""
-    kinds = _subtable(where, table, key)
-    return {kind: patterns(f"{where} {key}", kinds, kind) for kind in kinds}
 
 
 def optional_patterns(where: str, table: dict[str, Any], key: str) -> Patterns:

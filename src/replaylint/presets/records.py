@@ -23,13 +23,11 @@ from replaylint.core.docs import rules_dir
 from replaylint.presets import mechanisms
 from replaylint.presets.mechanisms import Hosted, Suspends
 from replaylint.presets.parts import (
-    VERSIONING_MODELS,
     Cheap,
     Integration,
     Patterns,
     RecordError,
     ReplayFacts,
-    Versioning,
     byte_patterns,
     integrations,
     known,
@@ -40,8 +38,8 @@ from replaylint.presets.parts import (
     required_table,
     shipped_records,
     strings,
-    versioning_facts,
 )
+from replaylint.presets.versioning_parts import VERSIONING_MODELS, Versioning, versioning_facts
 
 if sys.version_info >= (3, 11):
     import tomllib

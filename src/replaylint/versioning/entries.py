@@ -34,6 +34,8 @@ class Entries:
         found: list[Workflow] = []
         for cls in module.classes:
             if cls.workflow is not None and cls.workflow in self.facts:
+                if cls.framework_base and not self.facts[cls.workflow].bases_named:
+                    continue  # an interceptor: workflow code, but no workflow of a name
                 workflow = self._class_workflow(cls, relative)
                 if workflow is not None:
                     found.append(workflow)
@@ -88,6 +90,7 @@ class Entries:
             tuple(units),
             tuple(handlers),
             body=self.bodies.text(cls.module, cls.node),
+            model=_declared_model(cls.node, facts),
         )
 
     # ------------------------------------------------------------------ function workflows
@@ -279,6 +282,19 @@ def _keyword(node: cst.CSTNode, keyword: str) -> object:
         if isinstance(value, cst.Name) and value.value in ("True", "False"):
             return value.value == "True"
     return None
+
+
+def _declared_model(node: cst.CSTNode, facts: Versioning) -> str:
+    """The model a workflow's own decorator declares for it (`versioning_behavior=
+    VersioningBehavior.PINNED`), "" when it declares none."""
+    if not facts.model_keyword:
+        return ""
+    for decorator in getattr(node, "decorators", ()):
+        if isinstance(decorator.decorator, cst.Call):
+            value = _keyword_node(decorator.decorator, facts.model_keyword)
+            if value is not None:
+                return facts.model_values.get(_last_name(value), "")
+    return ""
 
 
 def _keyword_node(call: cst.Call, keyword: str) -> cst.BaseExpression | None:

@@ -49,7 +49,9 @@ class Comparisons:
             # a client moved to the new name still sends the handler's old name.
             findings += self._handlers(old, new)
         for old, new in same:
-            if self.models.model(new.framework, new.where.path) == PATCHING:
+            # Runs in flight keep the behaviour the old code declared for them, if it did.
+            model = old.model or self.models.model(new.framework, new.where.path)
+            if model == PATCHING:
                 findings += self._replayed(old, new)
             findings += self._handlers(old, new)
         for old in pairs.removed:

@@ -130,6 +130,9 @@ class Workflow:
     # The file beside its module that the host reads it from (an Azure function's function.json),
     # relative to the repository's root: where that file is gone, the workflow is gone.
     host_file: str = ""
+    # The model its own declaration sets ("" for the project's): a Temporal workflow's
+    # `versioning_behavior`.
+    model: str = field(default="", compare=False)
 
 
 def first_command(block: Block) -> DurableCommand | None:

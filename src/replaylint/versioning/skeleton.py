@@ -356,7 +356,7 @@ class Builder:
         kind = self.facts.command_kind(path, keywords)
         if kind is None:
             return None
-        keys = self.facts.targets.get(kind, ("0",))
+        keys = self.facts.target_keys(kind, path)
         work = work_of(node, keys, self._function) if self.facts.argued(kind) else ""
         written = argument_nodes(node, keys)
         if written and isinstance(written[0], cst.IfExp):
