@@ -52,6 +52,27 @@ TEMPORAL = {
         "start_to_close_timeout=T)  # expect: ADK-V001",
         [WAS_RESERVE],
     ),
+    # A target the run chooses (its input, kept in a local or in `self`) is compared by kind:
+    # the name of what holds it says nothing of the activity.
+    "a local holding the run's input renamed": (
+        "tool = order\nawait workflow.execute_activity(tool, order, start_to_close_timeout=T)",
+        "name = order\nawait workflow.execute_activity(name, order, start_to_close_timeout=T)",
+        [],
+    ),
+    "the input moved from self to a local": (
+        "self.tool = order\n"
+        "await workflow.execute_activity(self.tool, order, start_to_close_timeout=T)",
+        "name = order\nawait workflow.execute_activity(name, order, start_to_close_timeout=T)",
+        [],
+    ),
+    # Compared by kind, an activity added beside it is still an activity more.
+    "an activity added beside a run-time target": (
+        "await workflow.execute_activity(order, order, start_to_close_timeout=T)",
+        NOTIFY
+        + "\nawait workflow.execute_activity(order, order, start_to_close_timeout=T)"
+        + "  # expect: ADK-V001",
+        ["Checkout: was: nothing (the workflow ends), now: activity (chosen at run time)"],
+    ),
 }
 
 

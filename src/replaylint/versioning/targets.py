@@ -18,6 +18,7 @@ from replaylint.versioning.syntax import (
     argument_nodes,
     argument_values,
     attribute_chain,
+    chosen_here,
     made_by,
     receiver_of,
     written_name,
@@ -55,10 +56,15 @@ class Targets:
         written = argument_nodes(node, keys)
         if written and isinstance(written[0], cst.Name) and written[0].value in rebound:
             return ANY
+        here = bool(written) and chosen_here(written[0], function)
+        if here and isinstance(written[0], cst.Attribute):
+            return ANY  # `self.tool = tool` before the call: not what __init__ gave it
         for value in argument_values(node, fact, keys):
             named = self.of_value(value)
             if named is not None:
                 return named
+        if here:
+            return ANY  # a parameter, or a local holding what nothing here resolves
         return self.as_written(written[0]) if written else ""
 
     def of_alternative(self, expr: cst.BaseExpression, function: FunctionInfo | None) -> str:
