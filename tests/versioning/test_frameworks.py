@@ -444,6 +444,26 @@ def test_workflow_renamed_removed_and_moved() -> None:
     assert [u.split(": ADK-")[0] for u in unexpected] == ["approvals.py:1"], unexpected
 
 
+def test_a_name_another_application_keeps_is_no_successor() -> None:
+    """A repository of several applications, each with its own project file: a workflow
+    removed from one is removed, whatever another application still registers under its name;
+    in one application, another definition of the name carries it on."""
+    project = '[project]\nname = "{}"\nversion = "0"\n'
+    apps = {
+        f"{side}/{app}/pyproject.toml": project.format(app)
+        for side in ("base", "new")
+        for app in "ab"
+    }
+    both = {
+        **apps,
+        "base/a/approvals.py": handlers(),
+        "base/b/approvals.py": handlers(),
+        "new/b/approvals.py": handlers(),
+    }
+    _agrees({**both, "new/a/approvals.py": "# expect: ADK-V002\nimport os\n"})
+    _agrees({**both, "new/a/approvals.py": "import os\n", "new/a/kept.py": handlers()})
+
+
 INTERCEPTOR = """
 from temporalio import worker
 

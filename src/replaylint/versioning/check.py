@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
+from replaylint.core.paths import PROJECT_FILES
 from replaylint.index.pools import default_jobs, pool_context
 from replaylint.project.config import Resolver
 from replaylint.resolve.model import ModuleInfo
@@ -130,7 +131,8 @@ class Comparison:
         outcome.errors += errors
         old_modules, dirty, changes = self.old_modules, list(self.dirty), self.changes
         new = changes.hosted(new)
-        pairs = pair(*_readable(old_modules, old, read, dirty, new, walked))
+        application = _applications(self.repository.root)
+        pairs = pair(*_readable(old_modules, old, read, dirty, new, walked), application)
         clean = [m for m in self.current if m not in dirty]
         if (pairs.removed or pairs.renamed) and clean:
             # A name that seems gone may live on in an unchanged module: read those too.
@@ -138,13 +140,32 @@ class Comparison:
             walked.update(also)
             dirty += clean
             new += changes.hosted(more)
-            pairs = pair(*_readable(old_modules, old, read, dirty, new, walked))
+            pairs = pair(*_readable(old_modules, old, read, dirty, new, walked), application)
         root = self.repository.root
         if self.focus is not None:
             pairs = _focused(pairs, self.focus, walked, root)
         outcome.compared = len(pairs.same) + len(pairs.renamed)
         outcome.findings = Comparisons(self.models, places, root).findings(pairs)
         return outcome
+
+
+def _applications(root: Path) -> Callable[[Workflow], str]:
+    """A workflow's application: the nearest folder above its module, in the working tree,
+    that holds a project file (one of a repository of several apps, each with its own)."""
+    found: dict[str, str] = {}
+
+    def application(workflow: Workflow) -> str:
+        folder = os.path.dirname(workflow.module)
+        if folder not in found:
+            current = folder
+            while current and not any(
+                os.path.isfile(os.path.join(root, current, name)) for name in PROJECT_FILES
+            ):
+                current = os.path.dirname(current)
+            found[folder] = current
+        return found[folder]
+
+    return application
 
 
 def _focused(pairs: Pairs, focus: set[str], walked: dict[str, ModuleInfo], root: Path) -> Pairs:

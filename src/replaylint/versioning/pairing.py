@@ -16,7 +16,11 @@ class Pairs:
     removed: list[Workflow]  # base workflows nothing continues
 
 
-def pair(base: list[Workflow], new: list[Workflow]) -> Pairs:
+def pair(
+    base: list[Workflow], new: list[Workflow], scope: Callable[[Workflow], str] = lambda w: ""
+) -> Pairs:
+    """`scope`: the application a workflow belongs to (its nearest project folder): a name
+    another application of the repository still registers is no successor."""
     left_base = list(base)
     left_new = list(new)
     names = {_key(w) for w in new}
@@ -33,12 +37,13 @@ def pair(base: list[Workflow], new: list[Workflow]) -> Pairs:
         return found
 
     # The same name: the same definition first (a module may hold several versions of one
-    # name), then in the same module, then anywhere (a moved or renamed file).
+    # name), then in the same module, then anywhere in its application (a moved or renamed
+    # file).
     same += take(
         lambda a, b: _key(a) == _key(b) and (a.module, a.qualname) == (b.module, b.qualname)
     )
     same += take(lambda a, b: _key(a) == _key(b) and a.module == b.module)
-    same += take(lambda a, b: _key(a) == _key(b))
+    same += take(lambda a, b: _key(a) == _key(b) and scope(a) == scope(b))
     # In place under a new name: the same definition, the same body, or the one entry of its
     # module left on both sides.
     renamed: list[tuple[Workflow, Workflow]] = []
@@ -53,8 +58,10 @@ def pair(base: list[Workflow], new: list[Workflow]) -> Pairs:
     renamed_when(lambda a, b: a.module == b.module and a.qualname == b.qualname)
     renamed_when(lambda a, b: a.body == b.body)
     renamed_when(lambda a, b: a.module == b.module and _alone(a, left_base) and _alone(b, left_new))
-    # A name still registered somewhere (several definitions of it) has a successor.
-    left_base[:] = [w for w in left_base if _key(w) not in names]
+    # A name still registered somewhere in its application (several definitions of it) has a
+    # successor.
+    scoped = {(*_key(w), scope(w)) for w in new}
+    left_base[:] = [w for w in left_base if (*_key(w), scope(w)) not in scoped]
     return Pairs(same, renamed, left_base)
 
 
