@@ -214,6 +214,22 @@ def test_presets_give_their_own_remedies(tmp_path: Path, source: str, remedies: 
     assert [f.remedy for f in report.findings] == remedies
 
 
+def test_each_entry_gets_its_own_frameworks_remedy(tmp_path: Path) -> None:
+    """A module holding a Temporal workflow and a DBOS workflow: each finding's remedy is the
+    framework of the entry it is in, not of whichever the module names first."""
+    source = (
+        "import time\n\nfrom dbos import DBOS\nfrom temporalio import workflow\n\n\n"
+        "@workflow.defn\nclass A:\n    @workflow.run\n    async def run(self) -> float:\n"
+        "        return time.time()\n\n\n@DBOS.workflow()\ndef d() -> float:\n"
+        "    return time.time()\n"
+    )
+    report = guard_source(source, source=str(tmp_path / "wf.py"))
+    assert [(f.line, f.remedy) for f in report.findings] == [
+        (11, "use workflow.now() for the time and workflow.sleep() or asyncio.sleep() for waits"),
+        (16, "use DBOS.sleep() for waits, and read the clock inside a @DBOS.step()"),
+    ]
+
+
 def test_a_marked_module_gets_the_rules_own_remedies(tmp_path: Path) -> None:
     source = (
         "import os\n\n__adk_workflow__ = True\nif os.getpid():\n    pass\nopen('x')\n"

@@ -68,7 +68,7 @@ def findings_for(
                         call=hit.call,
                         context=module,
                         tail=hit.tail,
-                        remedy=rule.remedy(module, frameworks),
+                        remedy=rule.remedy(module, frameworks, function.entry),
                         fix=rule.fix_ref(hit, function, frameworks),
                         says=reason.says,
                         decision=reason.decision,
@@ -85,7 +85,7 @@ def findings_for(
                     context=module,
                     chain=chain,
                     tail=chain[-1].tail if chain else (),
-                    remedy=UNSAFE_HELPER.remedy_at(call.target, module, frameworks),
+                    remedy=UNSAFE_HELPER.remedy_at(call.target, module, frameworks, function.entry),
                 )
             )
     return raw

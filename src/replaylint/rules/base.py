@@ -8,6 +8,7 @@ on the workflow path.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
@@ -31,10 +32,17 @@ class Rule:
     def meta(self) -> RuleMeta:
         return RULES[self.code]
 
-    def remedy(self, module: ModuleInfo | None = None, frameworks: Frameworks | None = None) -> str:
-        """What to do instead: the framework's own replacement in its workflow code, else ours."""
+    def remedy(
+        self,
+        module: ModuleInfo | None = None,
+        frameworks: Frameworks | None = None,
+        entry: str | None = None,
+    ) -> str:
+        """What to do instead: the framework's own replacement in its workflow code, else ours.
+        `entry`: the framework of the entry the finding is in, first (a module may hold a DBOS
+        workflow beside a Temporal one)."""
         if module is not None and frameworks is not None and not module.marked:
-            for name in module.frameworks:
+            for name in _first(entry, module.frameworks):
                 preset = frameworks.get(name)
                 remedy = preset.remedy(self.code.value) if preset is not None else None
                 if remedy is not None:
@@ -55,6 +63,10 @@ class Rule:
             return None
         context = _context_name(function, frameworks)
         return FixRef(hit.path, framework, function.entry is not None, context)
+
+
+def _first(entry: str | None, names: Iterable[str]) -> list[str]:
+    return [entry, *(n for n in names if n != entry)] if entry else list(names)
 
 
 def _context_name(function: FunctionInfo, frameworks: Frameworks) -> str:

@@ -32,7 +32,13 @@ class UnsafeHelperCall(FactRule):
     def fix_ref(self, hit: Hit, function: FunctionInfo, frameworks: Frameworks) -> FixRef | None:
         return None  # a helper is moved, not replaced: no fix
 
-    def remedy_at(self, target: FunctionInfo, module: ModuleInfo, frameworks: Frameworks) -> str:
+    def remedy_at(
+        self,
+        target: FunctionInfo,
+        module: ModuleInfo,
+        frameworks: Frameworks,
+        entry: str | None = None,
+    ) -> str:
         """An activity called directly runs inline: it is already an activity, so the remedy
         is to run it as one (its framework's way), not to move it into one."""
         if target.activity == "inline":
@@ -41,7 +47,7 @@ class UnsafeHelperCall(FactRule):
                 remedy = preset.remedy("inline-activity") if preset is not None else None
                 if remedy:
                     return remedy
-        return self.remedy(module, frameworks)
+        return self.remedy(module, frameworks, entry)
 
     def findings(
         self, function: FunctionInfo, helpers: UnsafeHelpers
