@@ -123,6 +123,26 @@ def test_dbos_recovers_by_application_version_by_default() -> None:
     _agrees(_pair("shop.py", dbos("reserve(order)", False), renamed))
 
 
+def test_dbos_replays_on_the_new_code_only_under_the_same_fixed_version() -> None:
+    """DBOS recovers a run only under the application version it started with: a fixed
+    `application_version` kept (or `enable_patching` on both sides) replays old runs on the new
+    code; one added, bumped or dropped with the change, and a deploy fixing none (a hash of
+    the code), leave them to the executors of their own version."""
+    base, new = DBOS_CASES["steps swapped"]
+    quiet = new.replace("  # expect: ADK-V001", "")
+
+    def versioned(body: str, version: str | None) -> str:
+        text = dbos(body, False)
+        given = f', "application_version": "{version}"' if version else ""
+        return text.replace('"name": "shop"', '"name": "shop"' + given)
+
+    _agrees(_pair("shop.py", versioned(base, "1.0"), versioned(new, "1.0")))
+    _agrees(_pair("shop.py", versioned(base, "1.0"), versioned(quiet, "2.0")))
+    _agrees(_pair("shop.py", versioned(base, None), versioned(quiet, "1.0")))
+    _agrees(_pair("shop.py", versioned(base, "1.0"), versioned(quiet, None)))
+    _agrees(_pair("shop.py", dbos(base, False), dbos(quiet, True)))
+
+
 def test_the_model_is_overridden_per_framework() -> None:
     base, new = DBOS_CASES["steps swapped"]
     settings = '[tool.replaylint.versioning]\ndbos = "patching"\n'

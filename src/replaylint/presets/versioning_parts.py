@@ -67,6 +67,11 @@ class Versioning:
     # The entry decorator's keyword that sets one workflow's own model, by the last name of the
     # value given (Temporal's `versioning_behavior=VersioningBehavior.PINNED`): model-values.
     model_keyword: str = ""
+    # The project text that fixes the version its runs are recovered under, in priority order,
+    # each with the version as its first group or the whole match (DBOS's application_version,
+    # else enable_patching's constant): runs in flight replay on the new code only when both
+    # sides fix the same version. Without one, each deploy is a version of its own.
+    fixed_versions: tuple[str, ...] = ()
     model_values: dict[str, str] = field(default_factory=dict)
 
     def command_kind(self, path: str, keywords: frozenset[str]) -> str | None:
@@ -112,7 +117,7 @@ _VERSIONING_KEYS = {"model", "commands", "given", "steps", "targets", "call-targ
 _VERSIONING_KEYS |= {"gates", "deprecations", "handlers", "name-keyword", "name-decorators"}
 _VERSIONING_KEYS |= {"patching-when", "pinned-when", "unless", "keyed", "apart", "fresh-tail"}
 _VERSIONING_KEYS |= {"version-keyword", "name-in-code", "qualified-names", "folder-names"}
-_VERSIONING_KEYS |= {"bases-named", "model-keyword", "model-values"}
+_VERSIONING_KEYS |= {"bases-named", "model-keyword", "model-values", "fixed-versions"}
 
 
 def versioning_facts(where: str, table: object) -> Versioning:
@@ -151,6 +156,7 @@ def versioning_facts(where: str, table: object) -> Versioning:
         folder_names=_flag(place, table, "folder-names", False),
         bases_named=_flag(place, table, "bases-named", True),
         model_keyword=_text(place, table, "model-keyword", ""),
+        fixed_versions=optional_patterns(place, table, "fixed-versions").sources,
         model_values=_model_values(place, table),
     )
 

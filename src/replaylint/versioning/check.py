@@ -100,6 +100,8 @@ class Comparison:
         copy = Path(self._stack.enter_context(tempfile.TemporaryDirectory())) / root.name
         kept = {path: blob for path, blob in tree.items() if wanted(path)}
         contents = repository.blobs(kept.values())
+        for path, blob in kept.items():  # what the base fixes of each framework's version
+            self.models.scan(contents[blob], str(root / path), base=True)
         copy_of(kept, contents, copy)
         self.earlier = resolver.fresh()
         scopes = [relative_to(root, Path(p)) for p in paths]

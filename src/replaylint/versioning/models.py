@@ -28,12 +28,30 @@ class Models:
         # (framework, project folder) where the project's own files switch the default: one
         # application of a repository of many enables DBOS patching for itself only.
         self.switched: set[tuple[str, Path]] = set()
+        self._fixing = [
+            (name, [re.compile(p.encode()) for p in facts.fixed_versions])
+            for name, facts in self.facts.items()
+            if facts.fixed_versions
+        ]
+        # (framework, project folder) -> (priority, version) the project fixes, on each side.
+        self.fixed: dict[tuple[str, Path], tuple[int, bytes]] = {}
+        self.fixed_base: dict[tuple[str, Path], tuple[int, bytes]] = {}
 
-    def scan(self, data: bytes, path: str) -> None:
-        """One file of the working tree: does it switch a framework's model in its project?"""
-        for name, pattern in self._switches:
-            if pattern.search(data):
-                self.switched.add((name, _project(path)))
+    def scan(self, data: bytes, path: str, base: bool = False) -> None:
+        """One file of the working tree (or of the base, with `base`, by its path in the
+        working tree): does it switch a framework's model, or fix its version, in its project?"""
+        project = _project(path)
+        if not base:
+            for name, pattern in self._switches:
+                if pattern.search(data):
+                    self.switched.add((name, project))
+        fixed = self.fixed_base if base else self.fixed
+        for name, patterns in self._fixing:
+            for priority, pattern in enumerate(patterns):
+                found = pattern.search(data)
+                key = (name, project)
+                if found is not None and (key not in fixed or priority < fixed[key][0]):
+                    fixed[key] = (priority, found.group(1) if pattern.groups else found.group(0))
 
     def model(self, framework: str, path: str) -> str:
         """The model in force for a workflow of `framework` in the file at `path`."""
@@ -43,6 +61,12 @@ class Models:
         facts = self.facts.get(framework)
         if facts is None:
             return PATCHING
+        if facts.fixed_versions:
+            # Recovered only under the version it started on: the same fixed one, or none.
+            key = (framework, _project(path))
+            now, before = self.fixed.get(key), self.fixed_base.get(key)
+            same = now is not None and before is not None and now[1] == before[1]
+            return PATCHING if same else PINNED
         if (framework, _project(path)) in self.switched:
             return PATCHING if facts.model == PINNED else PINNED
         return facts.model
