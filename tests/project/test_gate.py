@@ -3,6 +3,7 @@ docstrings, comments or strings) uses a name an entry of that framework is spell
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,34 @@ def test_strings_count_only_where_the_evaluator_folds_them() -> None:
     listed = "from temporalio import workflow\n__all__ = ['defn', 'run']\n"
     assert spells_an_entry(folded.encode(), [TEMPORAL])
     assert not spells_an_entry(listed.encode(), [TEMPORAL])
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # An activity spells `defn` too, and runs no workflow code: its module (or a test that
+        # mocks one) is read only where a workflow imports it.
+        ("from temporalio import activity\n\n@activity.defn\nasync def a(): ...\n", False),
+        ("import temporalio.activity\n\n@temporalio.activity.defn\nasync def a(): ...\n", False),
+        (
+            "from temporalio import activity as act\n\n@act.defn(name='x')\nasync def a(): ...\n",
+            False,
+        ),
+        ("from temporalio.activity import defn\n\n@defn\nasync def a(): ...\n", False),
+        # Beside a workflow, or on an object the gate cannot name, it still counts.
+        (
+            "from temporalio import activity, workflow\n\n@activity.defn\nasync def a(): ...\n\n"
+            "@workflow.defn\nclass W: ...\n",
+            True,
+        ),
+        (
+            "from temporalio import workflow\nfrom app import activity\n\n@activity.defn\nclass W: ...\n",
+            True,
+        ),
+    ],
+)
+def test_an_activity_is_no_entry(source: str, expected: bool) -> None:
+    everything = names_pattern(presets())
+    through = dataclasses.replace(everything, through_import=True)
+    assert spells_an_entry(source.encode(), [TEMPORAL]) is expected
+    assert spells_an_entry(source.encode(), [TEMPORAL, through]) is expected

@@ -44,6 +44,8 @@ class Cheap:
     names: tuple[str, ...]  # identifiers (regular expressions) entries are spelled with
     keywords: tuple[str, ...]  # keyword arguments that declare an entry (`rerun_on_resume`)
     registers: tuple[bytes, ...]  # registrations of another file's functions (index-wide)
+    # Qualified names spelled like an entry that are none (`temporalio.activity.defn`).
+    not_entries: tuple[str, ...] = ()
 
     def needle(self, package: str) -> str:
         """One substring per package, shared where names overlap ("durable" covers three

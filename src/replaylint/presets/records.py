@@ -94,7 +94,7 @@ _TOP_KEYS |= {"aliases", "local-folders"}
 _ENTRY_KEYS = {"classes", "methods", "functions", "registrars", "context-types"}
 _ENTRY_KEYS |= {"context-param", "context-type", "bases", "method-names", "calls"}
 _RECORDED_KEYS = {"decorators", "registrars", "calls", "child-workflows", "inline-decorators"}
-_CHEAP_KEYS = {"import-needle", "needles", "names", "keywords", "registers"}
+_CHEAP_KEYS = {"import-needle", "needles", "names", "keywords", "registers", "not-entries"}
 
 
 def build(name: str, data: dict[str, Any], where: str) -> Preset:
@@ -143,6 +143,7 @@ def build(name: str, data: dict[str, Any], where: str) -> Preset:
             names=strings(where, cheap, "names"),
             keywords=strings(where, cheap, "keywords"),
             registers=byte_patterns(where, cheap, "registers"),
+            not_entries=optional_strings(where, cheap, "not-entries"),
         ),
         replay=replay_facts(where, data),
         remedies=dict(remedies),

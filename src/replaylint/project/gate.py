@@ -35,6 +35,9 @@ class Spelling:
     names: re.Pattern[str]
     keywords: re.Pattern[str]
     through_import: bool = False
+    # What such a name means where an import says it is no entry (`activity.defn` after
+    # `from temporalio import activity`: an activity, which runs no workflow code).
+    excluded: frozenset[str] = frozenset()
 
 
 def names_pattern(presets: Iterable[str], declared: Iterable[str] = ()) -> Spelling:
@@ -46,7 +49,8 @@ def names_pattern(presets: Iterable[str], declared: Iterable[str] = ()) -> Spell
     # A keyword counts only where a record declares it (`defn=defn` in Temporal's own worker is
     # no entry; `@node(rerun_on_resume=True)` is one).
     keywords = sorted({form for cheap in chosen for form in cheap.keywords})
-    return Spelling(_alternatives(forms), _alternatives(keywords))
+    excluded = frozenset(path for cheap in chosen for path in cheap.not_entries)
+    return Spelling(_alternatives(forms), _alternatives(keywords), excluded=excluded)
 
 
 def _alternatives(forms: list[str]) -> re.Pattern[str]:
@@ -75,6 +79,8 @@ def spells_an_entry(data: bytes, frameworks: Iterable[Spelling]) -> bool:
 def _uses_an_entry_name(tree: ast.Module, patterns: list[Spelling]) -> bool:
     if not patterns:
         return False
+    excluded = frozenset().union(*(s.excluded for s in patterns))
+    bound, imported = _imported(tree) if excluded else ({}, {})
     for node in ast.walk(tree):
         # A bare name never needs to count: an entry spelled by one was bound by an import
         # (its alias counts) or from an attribute (which counts), so `defn = lookup(fn)` in the
@@ -85,10 +91,14 @@ def _uses_an_entry_name(tree: ast.Module, patterns: list[Spelling]) -> bool:
             continue
         if isinstance(node, ast.Attribute):
             found = node.attr
+            if excluded and _qualified(node, bound) in excluded:
+                continue  # `activity.defn`: the name, but no entry
         elif isinstance(node, ast.alias):
             if node.name == "*":
                 return True  # names it cannot see
             found = node.name.rsplit(".", 1)[-1]
+            if excluded and imported.get(id(node)) in excluded:
+                continue
         elif isinstance(node, (ast.Call, ast.Subscript)):
             # getattr(workflow, "defn"), vars(workflow)["defn"]: names the evaluator folds (a
             # string elsewhere, such as in `__all__`, names nothing that runs).
@@ -108,12 +118,49 @@ def _uses_an_entry_name(tree: ast.Module, patterns: list[Spelling]) -> bool:
     return False
 
 
+def _imported(tree: ast.Module) -> tuple[dict[str, str], dict[int, str]]:
+    """What each name an absolute import binds is (`activity`: `temporalio.activity`), and
+    the path each `from` import's name is read from, by its alias node."""
+    bound: dict[str, str] = {}
+    imported: dict[int, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    bound[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    bound[top] = top
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for alias in node.names:
+                path = f"{node.module}.{alias.name}"
+                bound[alias.asname or alias.name] = path
+                imported[id(alias)] = path
+    return bound, imported
+
+
+def _qualified(node: ast.expr, bound: dict[str, str]) -> str | None:
+    """`activity.defn` as the path an import makes of it: `temporalio.activity.defn`."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    parts = [node.attr]
+    current: ast.expr = node.value
+    while isinstance(current, ast.Attribute):
+        parts.append(current.attr)
+        current = current.value
+    if not isinstance(current, ast.Name) or current.id not in bound:
+        return None
+    return ".".join([bound[current.id], *reversed(parts)])
+
+
 def _decorates_an_import(tree: ast.Module, spellings: list[Spelling]) -> bool:
     """Is a function or class decorated by an entry name of some framework on an object an
     import binds (`@client.create_function(...)`, `@app.hatchet.durable_task()`)? The standard
     library makes no framework's objects, so its modules' names do not count."""
     bound: set[str] = set()
     heads: list[str] = []  # the first names of the decorators that end with an entry's name
+    excluded = frozenset().union(*(s.excluded for s in spellings))
+    paths = _imported(tree)[0] if excluded else {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             bound.update(
@@ -125,15 +172,25 @@ def _decorates_an_import(tree: ast.Module, spellings: list[Spelling]) -> bool:
             if node.level or (node.module or "").split(".")[0] not in sys.stdlib_module_names:
                 bound.update(alias.asname or alias.name for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            heads.extend(_entry_heads(node.decorator_list, spellings))
+            decorators = [
+                d
+                for d in node.decorator_list
+                if not excluded
+                or _qualified(_called(d), paths) not in excluded  # `@activity.defn`: no entry
+            ]
+            heads.extend(_entry_heads(decorators, spellings))
     # `from app.client import *` may bind any of them: the engine reads what it binds.
     return any(head in bound or "*" in bound for head in heads)
+
+
+def _called(decorator: ast.expr) -> ast.expr:
+    return decorator.func if isinstance(decorator, ast.Call) else decorator
 
 
 def _entry_heads(decorators: list[ast.expr], spellings: list[Spelling]) -> list[str]:
     heads = []
     for decorator in decorators:
-        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        called = _called(decorator)
         if isinstance(called, ast.Attribute) and any(
             s.names.fullmatch(called.attr) for s in spellings
         ):
