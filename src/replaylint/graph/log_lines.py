@@ -80,9 +80,9 @@ def _carried(body: Body, node: cst.CSTNode) -> tuple[cst.CSTNode, cst.CSTNode | 
             if not isinstance(comprehension, _COMPREHENSIONS):
                 return child, parent
             child, parent = comprehension, body.parent_of(comprehension)
-        elif isinstance(parent, cst.Arg) and _passes_on(body.parent_of(parent), parent):
-            child = body.parent_of(parent)
-            parent = body.parent_of(child) if child is not None else None
+        elif isinstance(parent, cst.Arg) and _passes_on(call := body.parent_of(parent), parent):
+            assert call is not None  # a builtin's call, passing its one argument on
+            child, parent = call, body.parent_of(call)
         else:
             return child, parent
 

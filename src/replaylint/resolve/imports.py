@@ -60,6 +60,7 @@ class Imports(Walker):
             )
             bound = alias.asname.name if alias.asname is not None else alias.name
             declared = f"{absolute}.{member}" if absolute else member
+            value: Value | None
             if local is not None and self.catalog.declared_unsafe(declared):
                 value = Ext(declared)  # the project's own API, declared unsafe: not read
             elif local is not None:
