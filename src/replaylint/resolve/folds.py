@@ -46,6 +46,9 @@ def str_const(value: Value) -> str | None:
 
 
 def binary(op: cst.BaseBinaryOp, left: Value, right: Value) -> Value:
+    if isinstance(op, cst.Add) and isinstance(left, Seq):
+        # `[ask_human] + EXTRA`: what the left holds, then the right's (known or not).
+        return Seq(left.items + (right.items if isinstance(right, Seq) else (UNKNOWN,)))
     if not (isinstance(left, Const) and isinstance(right, Const)):
         return UNKNOWN
     a, b = left.value, right.value
