@@ -484,6 +484,48 @@ def test_a_name_another_application_keeps_is_no_successor() -> None:
     _agrees({**both, "new/a/approvals.py": "import os\n", "new/a/kept.py": handlers()})
 
 
+def test_each_application_keeps_its_own_versioning_default() -> None:
+    """A worker deployment that pins one application's workflows, or a DBOS version one
+    application keeps, says nothing of another application's beside it."""
+    project = '[project]\nname = "{}"\nversion = "0"\n'
+    apps = {
+        f"{side}/{app}/pyproject.toml": project.format(app)
+        for side in ("base", "new")
+        for app in "ab"
+    }
+    pinning = (
+        "config = WorkerDeploymentConfig(default_versioning_behavior=VersioningBehavior.PINNED)\n"
+    )
+    first = 'execute_activity("b", start_to_close_timeout=timedelta(seconds=5))'
+    swapped = TEMPORAL.format(first="b", second="a")
+    temporal = {
+        **apps,
+        "base/a/worker.py": pinning,
+        "new/a/worker.py": pinning,
+        "base/a/flow.py": TEMPORAL.format(first="a", second="b"),
+        "new/a/flow.py": swapped,
+        "base/b/flow.py": TEMPORAL.format(first="a", second="b"),
+        "new/b/flow.py": swapped.replace(first, first + "  # expect: ADK-V001"),
+    }
+    _agrees(temporal)
+    base, new = DBOS_CASES["steps swapped"]
+    kept = dbos(base, False).replace('"name": "shop"', '"name": "shop", "application_version": "1"')
+    changed = dbos(new, False).replace(
+        '"name": "shop"', '"name": "shop", "application_version": "1"'
+    )
+    bumped = dbos(new, False).replace(
+        '"name": "shop"', '"name": "shop", "application_version": "2"'
+    )
+    dbos_apps = {
+        **apps,
+        "base/a/shop.py": kept,
+        "new/a/shop.py": changed,
+        "base/b/shop.py": kept,
+        "new/b/shop.py": bumped.replace("  # expect: ADK-V001", ""),
+    }
+    _agrees(dbos_apps)
+
+
 INTERCEPTOR = """
 from temporalio import worker
 

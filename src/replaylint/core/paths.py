@@ -27,6 +27,21 @@ def project_folder(folder: str) -> str | None:
         current = parent
 
 
+def application_folder(folder: str) -> str | None:
+    """The nearest folder holding `folder` with a pyproject.toml, setup.py or setup.cfg, up
+    to its repository root (one application of a repository of several, each with its own
+    project file); else project_folder's answer."""
+    current = folder
+    while True:
+        if any(os.path.isfile(os.path.join(current, m)) for m in PROJECT_FILES):
+            return current
+        parent = os.path.dirname(current)
+        at_root = any(os.path.exists(os.path.join(current, m)) for m in REPOSITORY_MARKERS)
+        if at_root or parent == current:
+            return project_folder(folder)
+        current = parent
+
+
 def printable(path: str) -> str:
     """`path` as one printable line that any stream can encode.
 

@@ -8,6 +8,7 @@ import os
 import re
 from pathlib import Path
 
+from replaylint.core.paths import application_folder
 from replaylint.presets.records import Versioning
 from replaylint.project.config import Resolver
 from replaylint.project.roots import project_root
@@ -73,4 +74,8 @@ class Models:
 
 
 def _project(path: str) -> Path:
-    return project_root(Path(os.path.abspath(path)).parent)
+    """The application a file belongs to: its nearest project folder (one of a repository of
+    several keeps its own versioning)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    found = application_folder(folder)
+    return Path(found) if found is not None else project_root(Path(folder))
