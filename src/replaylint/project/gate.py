@@ -80,7 +80,7 @@ def _uses_an_entry_name(tree: ast.Module, patterns: list[Spelling]) -> bool:
     if not patterns:
         return False
     excluded = frozenset().union(*(s.excluded for s in patterns))
-    bound, imported = _imported(tree) if excluded else ({}, {})
+    imports: tuple[dict[str, str], dict[int, str]] | None = None  # read at the first match
     for node in ast.walk(tree):
         # A bare name never needs to count: an entry spelled by one was bound by an import
         # (its alias counts) or from an attribute (which counts), so `defn = lookup(fn)` in the
@@ -91,14 +91,10 @@ def _uses_an_entry_name(tree: ast.Module, patterns: list[Spelling]) -> bool:
             continue
         if isinstance(node, ast.Attribute):
             found = node.attr
-            if excluded and _qualified(node, bound) in excluded:
-                continue  # `activity.defn`: the name, but no entry
         elif isinstance(node, ast.alias):
             if node.name == "*":
                 return True  # names it cannot see
             found = node.name.rsplit(".", 1)[-1]
-            if excluded and imported.get(id(node)) in excluded:
-                continue
         elif isinstance(node, (ast.Call, ast.Subscript)):
             # getattr(workflow, "defn"), vars(workflow)["defn"]: names the evaluator folds (a
             # string elsewhere, such as in `__all__`, names nothing that runs).
@@ -113,8 +109,15 @@ def _uses_an_entry_name(tree: ast.Module, patterns: list[Spelling]) -> bool:
             continue
         else:
             continue
-        if any(s.names.fullmatch(found) for s in patterns):
-            return True
+        if not any(s.names.fullmatch(found) for s in patterns):
+            continue
+        if excluded:
+            imports = imports or _imported(tree)
+            bound, imported = imports
+            named = _qualified(node, bound) if isinstance(node, ast.Attribute) else None
+            if (named or imported.get(id(node))) in excluded:
+                continue  # `activity.defn`: the name, but no entry
+        return True
     return False
 
 

@@ -41,17 +41,18 @@ class Models:
     def scan(self, data: bytes, path: str, base: bool = False) -> None:
         """One file of the working tree (or of the base, with `base`, by its path in the
         working tree): does it switch a framework's model, or fix its version, in its project?"""
-        project = _project(path)
         if not base:
             for name, pattern in self._switches:
                 if pattern.search(data):
-                    self.switched.add((name, project))
+                    self.switched.add((name, _project(path)))
         fixed = self.fixed_base if base else self.fixed
         for name, patterns in self._fixing:
             for priority, pattern in enumerate(patterns):
                 found = pattern.search(data)
-                key = (name, project)
-                if found is not None and (key not in fixed or priority < fixed[key][0]):
+                if found is None:
+                    continue
+                key = (name, _project(path))  # looked up only for a file that says something
+                if key not in fixed or priority < fixed[key][0]:
                     fixed[key] = (priority, found.group(1) if pattern.groups else found.group(0))
 
     def model(self, framework: str, path: str) -> str:
