@@ -163,7 +163,7 @@ def _decorates_an_import(tree: ast.Module, spellings: list[Spelling]) -> bool:
     bound: set[str] = set()
     heads: list[str] = []  # the first names of the decorators that end with an entry's name
     excluded = frozenset().union(*(s.excluded for s in spellings))
-    paths = _imported(tree)[0] if excluded else {}
+    paths: dict[str, str] | None = None  # read at the first decorator that would count
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             bound.update(
@@ -175,13 +175,12 @@ def _decorates_an_import(tree: ast.Module, spellings: list[Spelling]) -> bool:
             if node.level or (node.module or "").split(".")[0] not in sys.stdlib_module_names:
                 bound.update(alias.asname or alias.name for alias in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            decorators = [
-                d
-                for d in node.decorator_list
-                if not excluded
-                or _qualified(_called(d), paths) not in excluded  # `@activity.defn`: no entry
-            ]
-            heads.extend(_entry_heads(decorators, spellings))
+            for decorator, head in _entry_heads(node.decorator_list, spellings):
+                if excluded:
+                    paths = paths if paths is not None else _imported(tree)[0]
+                    if _qualified(_called(decorator), paths) in excluded:
+                        continue  # `@activity.defn`: no entry
+                heads.append(head)
     # `from app.client import *` may bind any of them: the engine reads what it binds.
     return any(head in bound or "*" in bound for head in heads)
 
@@ -190,7 +189,10 @@ def _called(decorator: ast.expr) -> ast.expr:
     return decorator.func if isinstance(decorator, ast.Call) else decorator
 
 
-def _entry_heads(decorators: list[ast.expr], spellings: list[Spelling]) -> list[str]:
+def _entry_heads(
+    decorators: list[ast.expr], spellings: list[Spelling]
+) -> list[tuple[ast.expr, str]]:
+    """The decorators that end with an entry's name, each with its first name."""
     heads = []
     for decorator in decorators:
         called = _called(decorator)
@@ -201,5 +203,5 @@ def _entry_heads(decorators: list[ast.expr], spellings: list[Spelling]) -> list[
             while isinstance(head, ast.Attribute):
                 head = head.value
             if isinstance(head, ast.Name):
-                heads.append(head.id)
+                heads.append((decorator, head.id))
     return heads

@@ -83,7 +83,7 @@ class Expressions(Walker):
 
     def attr(self, value: Value, name: str) -> Value:
         if isinstance(value, OneOf):
-            return tables.attribute_of_each(self.attr(item, name) for item in value.items)
+            return tables.one_of(self.attr(item, name) for item in value.items)
         if isinstance(value, Ext):
             if name == "__dict__":
                 return Namespace(value)

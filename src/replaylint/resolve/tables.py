@@ -18,13 +18,15 @@ def entry(table: Value, key: Value) -> Value:
     if isinstance(table, Mapping):
         if isinstance(key, Const):
             return table.items.get(key.value, UNKNOWN)
-        return _one_of(table.items.values())
+        return one_of(table.items.values())
     if isinstance(table, Table):
-        return _one_of(table.items)  # keys computed from each value: any key may name any
+        return one_of(table.items)  # keys computed from each value: any key may name any
     return UNKNOWN
 
 
-def _one_of(values: Iterable[Value]) -> Value:
+def one_of(values: Iterable[Value]) -> Value:
+    """One of the functions among `values` (an attribute of each of several too: `tool.invoke`
+    of a picked LangChain tool), UNKNOWN when there is none."""
     functions = tuple(value for value in values if isinstance(value, Func))
     return OneOf(functions) if functions else UNKNOWN
 
@@ -42,9 +44,3 @@ def comprehension_table(node: cst.DictComp, iterable: Value) -> Value:
     ):
         return Table(iterable.items)
     return UNKNOWN
-
-
-def attribute_of_each(found: Iterable[Value]) -> Value:
-    """An attribute of one of several functions (`tool.invoke` of a picked LangChain tool):
-    one of what each gives, when each gives a function."""
-    return _one_of(found)

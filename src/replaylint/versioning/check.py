@@ -14,7 +14,7 @@ from pathlib import Path
 
 from replaylint.core.findings import Finding
 from replaylint.core.outcome import Outcome
-from replaylint.core.paths import PROJECT_FILES
+from replaylint.core.paths import application_folder
 from replaylint.index.pools import default_jobs, pool_context
 from replaylint.project.config import Resolver
 from replaylint.resolve.model import ModuleInfo
@@ -157,14 +157,9 @@ def _applications(root: Path) -> Callable[[Workflow], str]:
     found: dict[str, str] = {}
 
     def application(workflow: Workflow) -> str:
-        folder = os.path.dirname(workflow.module)
+        folder = os.path.dirname(os.path.join(root, workflow.module))
         if folder not in found:
-            current = folder
-            while current and not any(
-                os.path.isfile(os.path.join(root, current, name)) for name in PROJECT_FILES
-            ):
-                current = os.path.dirname(current)
-            found[folder] = current
+            found[folder] = application_folder(folder) or ""
         return found[folder]
 
     return application

@@ -213,39 +213,37 @@ def rebound(function: FunctionInfo | None) -> frozenset[str]:
     return frozenset(name for name, count in counts.items() if count > 1)
 
 
-def chosen_here(expr: cst.BaseExpression, function: FunctionInfo | None) -> bool:
-    """Is `expr` a parameter or a local of the function, or an attribute of `self` it sets
-    (`execute_activity(tool, ...)` with `tool` the run's input): a value the run chooses, whose
-    name as written says nothing of what it holds?"""
+def chosen_here(function: FunctionInfo | None) -> frozenset[str]:
+    """What holds a value the run chooses in the function: its parameters, the locals it
+    assigns, and the attributes of `self` it sets (`self.tool`). A command's target held by one
+    of them (`execute_activity(tool, ...)`, `tool` the run's input) is named by nothing the
+    name as written says."""
     node = function.node if function is not None else None
     if not isinstance(node, cst.FunctionDef):
-        return False
+        return frozenset()
+    params = node.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    found = {p.name.value for p in every}
+    for assign in _assignments(node.body):
+        for target in assign.targets:
+            written = held_by(target.target)
+            if written:
+                found.add(written)
+    return frozenset(found)
+
+
+def held_by(expr: cst.BaseExpression) -> str:
+    """A name, or an attribute of `self` (`self.tool`), as chosen_here lists it; "" else."""
     if isinstance(expr, cst.Name):
-        params = node.params
-        every = [*params.posonly_params, *params.params, *params.kwonly_params]
-        every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-        if expr.value in {p.name.value for p in every}:
-            return True
-    elif not (isinstance(expr, cst.Attribute) and _is_self(expr.value)):
-        return False
-    return any(
-        _same_target(target.target, expr) for a in _assignments(node.body) for target in a.targets
-    )
-
-
-def _is_self(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "self"
-
-
-def _same_target(target: cst.BaseExpression, expr: cst.BaseExpression) -> bool:
-    if isinstance(expr, cst.Name):
-        return isinstance(target, cst.Name) and target.value == expr.value
-    assert isinstance(expr, cst.Attribute)
-    return (
-        isinstance(target, cst.Attribute)
-        and _is_self(target.value)
-        and target.attr.value == expr.attr.value
-    )
+        return expr.value
+    if (
+        isinstance(expr, cst.Attribute)
+        and isinstance(expr.value, cst.Name)
+        and expr.value.value == "self"
+    ):
+        return f"self.{expr.attr.value}"
+    return ""
 
 
 def _assignments(node: cst.CSTNode) -> list[cst.Assign]:

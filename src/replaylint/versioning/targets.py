@@ -19,6 +19,7 @@ from replaylint.versioning.syntax import (
     argument_values,
     attribute_chain,
     chosen_here,
+    held_by,
     made_by,
     receiver_of,
     written_name,
@@ -31,6 +32,7 @@ class Targets:
     def __init__(self, name_of: Callable[[FunctionInfo], str], qualified: bool) -> None:
         self.name_of = name_of
         self.qualified = qualified  # callables are recorded under their qualified name
+        self._chosen: dict[int, frozenset[str]] = {}  # id(function) -> chosen_here, read once
 
     def of_call(
         self,
@@ -56,7 +58,7 @@ class Targets:
         written = argument_nodes(node, keys)
         if written and isinstance(written[0], cst.Name) and written[0].value in rebound:
             return ANY
-        here = bool(written) and chosen_here(written[0], function)
+        here = bool(written) and held_by(written[0]) in self._chosen_in(function)
         if here and isinstance(written[0], cst.Attribute):
             return ANY  # `self.tool = tool` before the call: not what __init__ gave it
         for value in argument_values(node, fact, keys):
@@ -66,6 +68,12 @@ class Targets:
         if here:
             return ANY  # a parameter, or a local holding what nothing here resolves
         return self.as_written(written[0]) if written else ""
+
+    def _chosen_in(self, function: FunctionInfo | None) -> frozenset[str]:
+        found = self._chosen.get(id(function))
+        if found is None:
+            found = self._chosen[id(function)] = chosen_here(function)
+        return found
 
     def of_alternative(self, expr: cst.BaseExpression, function: FunctionInfo | None) -> str:
         """The target one alternative of a conditional expression names: a function or text of
